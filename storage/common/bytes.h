@@ -1,0 +1,68 @@
+// Byte spans and little-endian coding helpers shared by every format in storage/.
+//
+// ByteView is a non-owning (pointer, length) pair: C++17 has no std::span. Put* appends to a
+// std::vector; Load*/Store* are unchecked and marked REQUIRES: the caller has checked the length.
+#ifndef PGSTORE_STORAGE_COMMON_BYTES_H_
+#define PGSTORE_STORAGE_COMMON_BYTES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace pgstore {
+
+static_assert(sizeof(void*) == 8, "pgstore assumes a 64-bit build (MAXALIGN 8)");
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "pgstore's on-disk formats are the little-endian PostgreSQL formats");
+
+struct ByteView {
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+
+  ByteView() = default;
+  ByteView(const uint8_t* d, size_t n) : data(d), size(n) {}
+  ByteView(const std::vector<uint8_t>& v) : data(v.data()), size(v.size()) {}  // NOLINT
+  static ByteView FromString(const std::string& s) {
+    return ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+  }
+
+  bool empty() const { return size == 0; }
+  const uint8_t* begin() const { return data; }
+  const uint8_t* end() const { return data + size; }
+  uint8_t operator[](size_t i) const { return data[i]; }
+  // REQUIRES: pos + n <= size.
+  ByteView Sub(size_t pos, size_t n) const { return ByteView(data + pos, n); }
+  std::vector<uint8_t> ToVector() const { return std::vector<uint8_t>(begin(), end()); }
+};
+
+// REQUIRES: p points at 2/4/8 readable or writable bytes.
+inline uint16_t LoadLE16(const uint8_t* p) {
+  uint16_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline uint32_t LoadLE32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline uint64_t LoadLE64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void StoreLE16(uint8_t* p, uint16_t v) { std::memcpy(p, &v, sizeof v); }
+inline void StoreLE32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, sizeof v); }
+inline void StoreLE64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, sizeof v); }
+
+inline void PutLE32(std::vector<uint8_t>* out, uint32_t v) {
+  uint8_t b[4];
+  StoreLE32(b, v);
+  out->insert(out->end(), b, b + 4);
+}
+
+}  // namespace pgstore
+
+#endif  // PGSTORE_STORAGE_COMMON_BYTES_H_

@@ -1,0 +1,52 @@
+#include <gtest/gtest.h>
+
+#include "storage/common/bytes.h"
+#include "storage/common/status.h"
+
+namespace pgstore {
+namespace {
+
+TEST(StatusTest, OkByDefault) {
+  Status s;
+  EXPECT_TRUE(s.ok());
+  EXPECT_EQ(s.ToString(), "ok");
+}
+
+TEST(StatusTest, CorruptionCarriesMessage) {
+  Status s = Status::Corruption("truncated match tag");
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(s.IsCorruption());
+  EXPECT_EQ(s.message(), "truncated match tag");
+  EXPECT_EQ(s.ToString(), "corruption: truncated match tag");
+}
+
+TEST(StatusOrTest, HoldsValueOrError) {
+  StatusOr<int> v(7);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(*v, 7);
+  StatusOr<int> e(Status::InvalidArgument("bad"));
+  EXPECT_FALSE(e.ok());
+  EXPECT_TRUE(e.status().IsInvalidArgument());
+}
+
+TEST(BytesTest, LittleEndianRoundTrip) {
+  uint8_t b[8];
+  StoreLE32(b, 0x01020304u);
+  EXPECT_EQ(b[0], 0x04);
+  EXPECT_EQ(b[3], 0x01);
+  EXPECT_EQ(LoadLE32(b), 0x01020304u);
+  StoreLE16(b, 0xBEEF);
+  EXPECT_EQ(LoadLE16(b), 0xBEEF);
+  StoreLE64(b, 0x1122334455667788ull);
+  EXPECT_EQ(b[0], 0x88);
+  EXPECT_EQ(LoadLE64(b), 0x1122334455667788ull);
+}
+
+TEST(BytesTest, PutAppends) {
+  std::vector<uint8_t> out = {9};
+  PutLE32(&out, 0xAABBCCDD);
+  EXPECT_EQ(out, (std::vector<uint8_t>{9, 0xDD, 0xCC, 0xBB, 0xAA}));
+}
+
+}  // namespace
+}  // namespace pgstore
