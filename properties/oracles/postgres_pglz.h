@@ -1,0 +1,46 @@
+/* PostgreSQL 15's own pglz (libpgcommon.a), as a test oracle with plain C types.
+ *
+ * PostgreSQL's headers have no extern "C" guards, define Max/Min macros and redirect printf to
+ * libpgport, so C++ code must not include them; this header is what C++ sees. The functions
+ * forward to pglz_compress, pglz_decompress and pglz_maximum_compressed_size unchanged.
+ * pglz_compress keeps static state: not thread-safe. */
+#ifndef PGSTORE_PROPERTIES_ORACLES_POSTGRES_PGLZ_H_
+#define PGSTORE_PROPERTIES_ORACLES_POSTGRES_PGLZ_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Same six fields, in the same order, as PGLZ_Strategy. */
+typedef struct PgPglzStrategy {
+  int32_t min_input_size;
+  int32_t max_input_size;
+  int32_t min_comp_rate;
+  int32_t first_success_by;
+  int32_t match_size_good;
+  int32_t match_size_drop;
+} PgPglzStrategy;
+
+/* PGLZ_strategy_default and PGLZ_strategy_always, read from the library itself. */
+PgPglzStrategy PgPglzDefaultStrategy(void);
+PgPglzStrategy PgPglzAlwaysStrategy(void);
+
+/* dest must hold slen + 4 bytes. Returns the compressed size or -1. */
+int32_t PgPglzCompress(const uint8_t* source, int32_t slen, uint8_t* dest,
+                       const PgPglzStrategy* strategy);
+
+/* PostgreSQL 15 reads up to 2 bytes past source + slen on input cut mid-tag: callers must make
+ * those bytes readable. Returns the bytes produced or -1. */
+int32_t PgPglzDecompress(const uint8_t* source, int32_t slen, uint8_t* dest, int32_t rawsize,
+                         bool check_complete);
+
+int32_t PgPglzMaximumCompressedSize(int32_t rawsize, int32_t total_compressed_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PGSTORE_PROPERTIES_ORACLES_POSTGRES_PGLZ_H_ */
