@@ -1,0 +1,67 @@
+// Shared helpers for pgstore's fuzz targets: an always-on assertion, an input splitter that takes
+// parameters from the tail and leaves the payload at the front, and exact-size copies so that
+// AddressSanitizer sees any read past the end of a payload.
+#ifndef PGSTORE_FUZZERS_FUZZ_HELPERS_H_
+#define PGSTORE_FUZZERS_FUZZ_HELPERS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "storage/common/bytes.h"
+
+// Checked in every build mode (unlike assert): a failed oracle must crash the fuzzer.
+#define FUZZ_ASSERT(cond)                                                                   \
+  do {                                                                                      \
+    if (!(cond)) {                                                                          \
+      std::fprintf(stderr, "FUZZ_ASSERT failed: %s\n  at %s:%d\n", #cond, __FILE__, __LINE__); \
+      std::abort();                                                                         \
+    }                                                                                       \
+  } while (0)
+
+namespace pgstore::fuzz {
+
+// Splits a fuzz input: fixed-size parameters are taken from the end, the payload is what remains
+// at the front. Taking from the tail keeps the payload's bytes at stable offsets while the
+// engine mutates parameters, and lets seed files be plain payloads plus a few trailing bytes.
+// When the input runs out, parameters read as zero.
+class TailSplitter {
+ public:
+  TailSplitter(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+
+  uint8_t TakeU8() {
+    if (size_ == 0) return 0;
+    --size_;
+    return data_[size_];
+  }
+  uint16_t TakeU16() { return static_cast<uint16_t>(TakeU8() | (TakeU8() << 8)); }
+  uint32_t TakeU32() { return static_cast<uint32_t>(TakeU16()) | (static_cast<uint32_t>(TakeU16()) << 16); }
+  bool TakeBool() { return (TakeU8() & 1) != 0; }
+  // A value in [lo, hi]. REQUIRES: lo <= hi.
+  uint32_t TakeInRange(uint32_t lo, uint32_t hi) {
+    const uint64_t span = static_cast<uint64_t>(hi) - lo + 1;
+    return static_cast<uint32_t>(lo + TakeU32() % span);
+  }
+
+  // The untaken front part.
+  ByteView Payload() const { return ByteView(data_, size_); }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+};
+
+// A heap copy of exactly view.size bytes (no slack), so ASan flags any over-read.
+inline std::unique_ptr<uint8_t[]> ExactCopy(ByteView view) {
+  std::unique_ptr<uint8_t[]> copy(new uint8_t[view.size > 0 ? view.size : 1]);
+  if (view.size > 0) std::memcpy(copy.get(), view.data, view.size);
+  return copy;
+}
+
+}  // namespace pgstore::fuzz
+
+#endif  // PGSTORE_FUZZERS_FUZZ_HELPERS_H_

@@ -1,0 +1,57 @@
+// Property: pglz decompression of arbitrary bytes never crashes, never reads or writes out of
+// bounds, and accepts exactly what the reference model accepts, with the same output; a
+// TOAST compressed datum read from arbitrary bytes decodes to what the model decodes.
+#include <cstdint>
+#include <vector>
+
+#include "fuzzers/fuzz_helpers.h"
+#include "properties/models/pglz_model.h"
+#include "storage/pglz/decompress.h"
+#include "storage/pglz/toast_datum.h"
+
+namespace {
+
+// Inputs past 64 KiB add no new decoder paths and slow every execution down (the model is a
+// byte-at-a-time decoder and rawsize may be 91 times the input).
+constexpr size_t kMaxInput = 64 << 10;
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace pgstore;
+  if (size > kMaxInput) return 0;
+
+  // As a datum: header checks, then the payload (exact, or a slice).
+  {
+    auto datum = fuzz::ExactCopy(ByteView(data, size));
+    StatusOr<pglz::CompressedDatumHeader> h = pglz::GetCompressedDatumHeader(ByteView(datum.get(), size));
+    StatusOr<std::vector<uint8_t>> full = pglz::DecompressDatum(ByteView(datum.get(), size));
+    if (h.ok() && h->method_id == pglz::kPglzMethodId) {
+      std::vector<uint8_t> payload(data + pglz::kCompressedHeaderSize, data + size);
+      auto model = models::PglzModelDecompress(payload, h->raw_size, true);
+      FUZZ_ASSERT(full.ok() == model.has_value());
+      if (full.ok()) FUZZ_ASSERT(*full == *model);
+    } else {
+      FUZZ_ASSERT(!full.ok());
+    }
+  }
+
+  // As a bare stream with parameters from the tail.
+  fuzz::TailSplitter t(data, size);
+  const bool exact = t.TakeBool();
+  const size_t rawsize = t.TakeU16();
+  ByteView payload = t.Payload();
+  auto src = fuzz::ExactCopy(payload);
+  std::unique_ptr<uint8_t[]> dest(new uint8_t[rawsize > 0 ? rawsize : 1]);
+  StatusOr<size_t> n = pglz::Decompress(ByteView(src.get(), payload.size), dest.get(), rawsize,
+                                        exact ? pglz::Completeness::kExact
+                                              : pglz::Completeness::kPartial);
+  auto model = models::PglzModelDecompress(payload.ToVector(), rawsize, exact);
+  FUZZ_ASSERT(n.ok() == model.has_value());
+  if (n.ok()) {
+    FUZZ_ASSERT(*n == model->size());
+    FUZZ_ASSERT(std::equal(model->begin(), model->end(), dest.get()));
+    if (exact) FUZZ_ASSERT(*n == rawsize);
+  }
+  return 0;
+}
