@@ -38,8 +38,18 @@ class TailSplitter {
     --size_;
     return data_[size_];
   }
-  uint16_t TakeU16() { return static_cast<uint16_t>(TakeU8() | (TakeU8() << 8)); }
-  uint32_t TakeU32() { return static_cast<uint32_t>(TakeU16()) | (static_cast<uint32_t>(TakeU16()) << 16); }
+  // Multi-byte values: the first byte taken (the one nearest the end) is the least significant.
+  // (Separate statements: the order of operands of | is unspecified.)
+  uint16_t TakeU16() {
+    const uint16_t lo = TakeU8();
+    const uint16_t hi = TakeU8();
+    return static_cast<uint16_t>(lo | (hi << 8));
+  }
+  uint32_t TakeU32() {
+    const uint32_t lo = TakeU16();
+    const uint32_t hi = TakeU16();
+    return lo | (hi << 16);
+  }
   bool TakeBool() { return (TakeU8() & 1) != 0; }
   // A value in [lo, hi]. REQUIRES: lo <= hi.
   uint32_t TakeInRange(uint32_t lo, uint32_t hi) {
