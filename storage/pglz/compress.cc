@@ -63,9 +63,12 @@ class Encoder {
   Encoder(int16_t* hist_start, HistEntry* entries, const uint8_t* src, int32_t slen, int mask)
       : hist_start_(hist_start), entries_(entries), src_(src), end_(src + slen), mask_(mask) {}
 
-  // pglz_hist_add: remember position `s`, recycling the oldest entry once 4096 are in use.
-  inline void HistAdd(const uint8_t* s) {
-    int hindex = HistIndex(s, end_, mask_);
+  int Hash(const uint8_t* s) const { return HistIndex(s, end_, mask_); }
+
+  // pglz_hist_add: remember position `s` (whose hash is `hindex`), recycling the oldest entry
+  // once 4096 are in use.
+  inline void HistAdd(const uint8_t* s) { HistAdd(s, Hash(s)); }
+  inline void HistAdd(const uint8_t* s, int hindex) {
     int16_t* head = &hist_start_[hindex];
     HistEntry* e = &entries_[next_];
     if (recycle_) {
@@ -90,12 +93,13 @@ class Encoder {
 
   // pglz_find_match: the longest match in the bucket list, searched in PostgreSQL's order and
   // with its stop rules. Returns false unless the match is longer than 2 bytes.
-  inline bool FindMatch(const uint8_t* input, int32_t good_match, int32_t good_drop, int32_t* lenp,
-                        int32_t* offp) const {
+  // `hindex` is Hash(input).
+  inline bool FindMatch(const uint8_t* input, int hindex, int32_t good_match, int32_t good_drop,
+                        int32_t* lenp, int32_t* offp) const {
     const int32_t max_len = static_cast<int32_t>(std::min<ptrdiff_t>(kMaxMatch, end_ - input));
     int32_t len = 0;
     int32_t off = 0;
-    int16_t entry = hist_start_[HistIndex(input, end_, mask_)];
+    int16_t entry = hist_start_[hindex];
     while (entry != 0) {
       const HistEntry& h = entries_[entry];
       const uint8_t* hp = src_ + h.pos;
@@ -179,7 +183,8 @@ std::optional<int32_t> Compressor::Compress(ByteView src, uint8_t* dest,
     if (!found_match && out_len >= strategy.first_success_by) return std::nullopt;
     int32_t match_len;
     int32_t match_off;
-    if (enc.FindMatch(dp, good_match, good_drop, &match_len, &match_off)) {
+    const int hindex = enc.Hash(dp);
+    if (enc.FindMatch(dp, hindex, good_match, good_drop, &match_len, &match_off)) {
       start_item();
       ctrlb |= ctrl;
       ctrl <<= 1;
@@ -193,13 +198,14 @@ std::optional<int32_t> Compressor::Compress(ByteView src, uint8_t* dest,
         bp[1] = static_cast<uint8_t>(match_off & 0xff);
         bp += 2;
       }
-      for (int32_t i = 0; i < match_len; ++i) enc.HistAdd(dp++);
+      enc.HistAdd(dp++, hindex);
+      for (int32_t i = 1; i < match_len; ++i) enc.HistAdd(dp++);
       found_match = true;
     } else {
       start_item();
       *bp++ = *dp;
       ctrl <<= 1;
-      enc.HistAdd(dp++);
+      enc.HistAdd(dp++, hindex);
     }
   }
   *ctrlp = ctrlb;
