@@ -15,12 +15,12 @@
 #include "storage/common/bytes.h"
 
 // Checked in every build mode (unlike assert): a failed oracle must crash the fuzzer.
-#define FUZZ_ASSERT(cond)                                                                   \
-  do {                                                                                      \
-    if (!(cond)) {                                                                          \
+#define FUZZ_ASSERT(cond)                                                                      \
+  do {                                                                                         \
+    if (!(cond)) {                                                                             \
       std::fprintf(stderr, "FUZZ_ASSERT failed: %s\n  at %s:%d\n", #cond, __FILE__, __LINE__); \
-      std::abort();                                                                         \
-    }                                                                                       \
+      std::abort();                                                                            \
+    }                                                                                          \
   } while (0)
 
 namespace pgstore::fuzz {

@@ -24,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // As a datum: header checks, then the payload (exact, or a slice).
   {
     auto datum = fuzz::ExactCopy(ByteView(data, size));
-    StatusOr<pglz::CompressedDatumHeader> h = pglz::GetCompressedDatumHeader(ByteView(datum.get(), size));
+    StatusOr<pglz::CompressedDatumHeader> h =
+        pglz::GetCompressedDatumHeader(ByteView(datum.get(), size));
     StatusOr<std::vector<uint8_t>> full = pglz::DecompressDatum(ByteView(datum.get(), size));
     if (h.ok() && h->method_id == pglz::kPglzMethodId) {
       std::vector<uint8_t> payload(data + pglz::kCompressedHeaderSize, data + size);
@@ -43,9 +44,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ByteView payload = t.Payload();
   auto src = fuzz::ExactCopy(payload);
   std::unique_ptr<uint8_t[]> dest(new uint8_t[rawsize > 0 ? rawsize : 1]);
-  StatusOr<size_t> n = pglz::Decompress(ByteView(src.get(), payload.size), dest.get(), rawsize,
-                                        exact ? pglz::Completeness::kExact
-                                              : pglz::Completeness::kPartial);
+  StatusOr<size_t> n =
+      pglz::Decompress(ByteView(src.get(), payload.size), dest.get(), rawsize,
+                       exact ? pglz::Completeness::kExact : pglz::Completeness::kPartial);
   auto model = models::PglzModelDecompress(payload.ToVector(), rawsize, exact);
   FUZZ_ASSERT(n.ok() == model.has_value());
   if (n.ok()) {

@@ -35,9 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint8_t> ours(pglz::MaxOutput(len));
   std::vector<uint8_t> theirs(pglz::MaxOutput(len));
   std::optional<int32_t> n = pglz::Compress(ByteView(src.get(), len), ours.data(), strategy);
-  const PgPglzStrategy pg = {strategy.min_input_size,   strategy.max_input_size,
-                             strategy.min_comp_rate,    strategy.first_success_by,
-                             strategy.match_size_good,  strategy.match_size_drop};
+  const PgPglzStrategy pg = {strategy.min_input_size,  strategy.max_input_size,
+                             strategy.min_comp_rate,   strategy.first_success_by,
+                             strategy.match_size_good, strategy.match_size_drop};
   const int32_t pg_n = PgPglzCompress(payload.data, len, theirs.data(), &pg);
   FUZZ_ASSERT(n.value_or(-1) == pg_n);
   if (n) FUZZ_ASSERT(std::equal(ours.begin(), ours.begin() + *n, theirs.begin()));
@@ -48,11 +48,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   pg_src.resize(payload.size + 3, 0);
   std::vector<uint8_t> ours_out(rawsize + 1);
   std::vector<uint8_t> pg_out(rawsize + 1);
-  StatusOr<size_t> d = pglz::Decompress(ByteView(src.get(), len), ours_out.data(), rawsize,
-                                        exact ? pglz::Completeness::kExact
-                                              : pglz::Completeness::kPartial);
-  const int32_t pg_d = PgPglzDecompress(pg_src.data(), len, pg_out.data(),
-                                        static_cast<int32_t>(rawsize), exact);
+  StatusOr<size_t> d =
+      pglz::Decompress(ByteView(src.get(), len), ours_out.data(), rawsize,
+                       exact ? pglz::Completeness::kExact : pglz::Completeness::kPartial);
+  const int32_t pg_d =
+      PgPglzDecompress(pg_src.data(), len, pg_out.data(), static_cast<int32_t>(rawsize), exact);
   FUZZ_ASSERT(d.ok() == (pg_d >= 0));
   if (d.ok()) {
     FUZZ_ASSERT(static_cast<int32_t>(*d) == pg_d);

@@ -28,14 +28,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto src = fuzz::ExactCopy(raw);
 
   std::vector<uint8_t> compressed(pglz::MaxOutput(raw.size));
-  std::optional<int32_t> n = pglz::Compress(ByteView(src.get(), raw.size), compressed.data(), strategy);
+  std::optional<int32_t> n =
+      pglz::Compress(ByteView(src.get(), raw.size), compressed.data(), strategy);
   if (!n) return 0;
   FUZZ_ASSERT(*n >= 0 && static_cast<size_t>(*n) < raw.size);
   auto c = fuzz::ExactCopy(ByteView(compressed.data(), *n));
 
   std::vector<uint8_t> out(raw.size);
-  StatusOr<size_t> m = pglz::Decompress(ByteView(c.get(), *n), out.data(), raw.size,
-                                        pglz::Completeness::kExact);
+  StatusOr<size_t> m =
+      pglz::Decompress(ByteView(c.get(), *n), out.data(), raw.size, pglz::Completeness::kExact);
   FUZZ_ASSERT(m.ok());
   FUZZ_ASSERT(*m == raw.size);
   FUZZ_ASSERT(std::equal(out.begin(), out.end(), raw.data));
@@ -45,8 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const int32_t need = pglz::MaximumCompressedSize(static_cast<int32_t>(k), *n);
   auto head = fuzz::ExactCopy(ByteView(c.get(), need));
   std::vector<uint8_t> prefix(k);
-  StatusOr<size_t> s = pglz::Decompress(ByteView(head.get(), need), prefix.data(), k,
-                                        pglz::Completeness::kPartial);
+  StatusOr<size_t> s =
+      pglz::Decompress(ByteView(head.get(), need), prefix.data(), k, pglz::Completeness::kPartial);
   FUZZ_ASSERT(s.ok());
   FUZZ_ASSERT(*s == k);
   FUZZ_ASSERT(std::equal(prefix.begin(), prefix.end(), raw.data));

@@ -135,10 +135,9 @@ int Decompress(const std::vector<std::string>& args) {
     rawsize = bound;
   }
   std::vector<uint8_t> out(static_cast<size_t>(rawsize));
-  pgstore::StatusOr<size_t> n =
-      pgstore::pglz::Decompress(ByteView(in), out.data(), out.size(),
-                                partial ? pgstore::pglz::Completeness::kPartial
-                                        : pgstore::pglz::Completeness::kExact);
+  pgstore::StatusOr<size_t> n = pgstore::pglz::Decompress(
+      ByteView(in), out.data(), out.size(),
+      partial ? pgstore::pglz::Completeness::kPartial : pgstore::pglz::Completeness::kExact);
   if (!n.ok()) {
     return Fail(paths[0] + ": corrupt pglz data (" + n.status().message() + "); nothing written");
   }

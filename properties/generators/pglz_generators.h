@@ -64,9 +64,9 @@ inline std::vector<uint8_t> PeriodicSegment() {
 
 // Words from a small vocabulary: text-like data with many short, distant matches.
 inline std::vector<uint8_t> TextSegment() {
-  static const char* const kWords[] = {"the ",    "pglz ",  "tuple ", "page ",  "vacuum ",
-                                       "header ", "null ",  "of ",    "and ",   "compress ",
-                                       "data\n",  "SELECT ", "1, ",   "2024 ", "'x', "};
+  static const char* const kWords[] = {"the ",    "pglz ",   "tuple ", "page ", "vacuum ",
+                                       "header ", "null ",   "of ",    "and ",  "compress ",
+                                       "data\n",  "SELECT ", "1, ",    "2024 ", "'x', "};
   const int n = *rc::gen::inRange(1, 400);
   std::vector<uint8_t> out;
   for (int i = 0; i < n; ++i) {
@@ -106,11 +106,21 @@ inline rc::Gen<PglzInput> genPglzInput() {
         for (int i = 0; i < parts; ++i) {
           std::vector<uint8_t> seg;
           switch (*rc::gen::inRange(0, 5)) {
-            case 0: seg = RandomBytes(*rc::gen::inRange(0, 200)); break;
-            case 1: seg = RunSegment(); break;
-            case 2: seg = RepeatedChunkSegment(); break;
-            case 3: seg = PeriodicSegment(); break;
-            default: seg = TextSegment(); break;
+            case 0:
+              seg = RandomBytes(*rc::gen::inRange(0, 200));
+              break;
+            case 1:
+              seg = RunSegment();
+              break;
+            case 2:
+              seg = RepeatedChunkSegment();
+              break;
+            case 3:
+              seg = PeriodicSegment();
+              break;
+            default:
+              seg = TextSegment();
+              break;
           }
           in.bytes.insert(in.bytes.end(), seg.begin(), seg.end());
         }
@@ -134,7 +144,8 @@ inline rc::Gen<pglz::Strategy> genStrategy() {
         s.max_input_size = *field({INT_MAX, 0, 31, 32, 1024}, 0, 20000);
         s.min_comp_rate = *field({INT_MIN, -1, 0, 25, 99, 100, INT_MAX}, -5, 105);
         s.first_success_by = *field({INT_MIN, 0, 1, 1024, INT_MAX}, -5, 3000);
-        s.match_size_good = *field({INT_MIN, -1, 0, 1, 16, 17, 18, 128, 273, 274, INT_MAX}, -5, 300);
+        s.match_size_good =
+            *field({INT_MIN, -1, 0, 1, 16, 17, 18, 128, 273, 274, INT_MAX}, -5, 300);
         s.match_size_drop = *field({INT_MIN, -1, 0, 6, 10, 100, 101, INT_MAX}, -5, 105);
         return s;
       }));

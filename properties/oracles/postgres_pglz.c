@@ -1,8 +1,8 @@
 /* Forwards to PostgreSQL 15's pglz in libpgcommon.a; see postgres_pglz.h. */
-#include "postgres_fe.h"
+#include "properties/oracles/postgres_pglz.h"
 
 #include "common/pg_lzcompress.h"
-#include "properties/oracles/postgres_pglz.h"
+#include "postgres_fe.h"
 
 static PgPglzStrategy FromPg(const PGLZ_Strategy* s) {
   PgPglzStrategy out = {s->min_input_size,   s->max_input_size,  s->min_comp_rate,

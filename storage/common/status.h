@@ -20,7 +20,9 @@ class [[nodiscard]] Status {
   Status() = default;  // OK
 
   static Status Ok() { return Status(); }
-  static Status Corruption(std::string msg) { return Status(StatusCode::kCorruption, std::move(msg)); }
+  static Status Corruption(std::string msg) {
+    return Status(StatusCode::kCorruption, std::move(msg));
+  }
   static Status InvalidArgument(std::string msg) {
     return Status(StatusCode::kInvalidArgument, std::move(msg));
   }
@@ -49,7 +51,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  StatusOr(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
   StatusOr(Status status) : status_(std::move(status)) {  // NOLINT: implicit by design
     assert(!status_.ok() && "StatusOr needs a value or an error");
   }
@@ -81,9 +83,9 @@ class [[nodiscard]] StatusOr {
 
 }  // namespace pgstore
 
-#define PGSTORE_RETURN_IF_ERROR(expr)          \
-  do {                                         \
-    ::pgstore::Status _pgstore_status = (expr); \
+#define PGSTORE_RETURN_IF_ERROR(expr)                  \
+  do {                                                 \
+    ::pgstore::Status _pgstore_status = (expr);        \
     if (!_pgstore_status.ok()) return _pgstore_status; \
   } while (0)
 

@@ -139,8 +139,7 @@ class Encoder {
 
 }  // namespace
 
-std::optional<int32_t> Compressor::Compress(ByteView src, uint8_t* dest,
-                                            const Strategy& strategy) {
+std::optional<int32_t> Compressor::Compress(ByteView src, uint8_t* dest, const Strategy& strategy) {
   if (src.size > static_cast<size_t>(INT32_MAX)) return std::nullopt;
   const int32_t slen = static_cast<int32_t>(src.size);
   if (strategy.match_size_good <= 0 || slen < strategy.min_input_size ||
@@ -150,8 +149,8 @@ std::optional<int32_t> Compressor::Compress(ByteView src, uint8_t* dest,
   const int32_t good_match = std::clamp(strategy.match_size_good, 17, kMaxMatch);
   const int32_t good_drop = std::clamp(strategy.match_size_drop, 0, 100);
   const int32_t need_rate = std::clamp(strategy.min_comp_rate, 0, 99);
-  const int32_t result_max = slen > INT_MAX / 100 ? (slen / 100) * (100 - need_rate)
-                                                  : (slen * (100 - need_rate)) / 100;
+  const int32_t result_max =
+      slen > INT_MAX / 100 ? (slen / 100) * (100 - need_rate) : (slen * (100 - need_rate)) / 100;
   const int hashsz = slen < 128    ? 512
                      : slen < 256  ? 1024
                      : slen < 512  ? 2048

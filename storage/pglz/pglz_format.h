@@ -32,13 +32,13 @@
 namespace pgstore::pglz {
 
 // Frozen format constants.
-inline constexpr int kMinMatch = 3;                // shortest match a tag encodes
-inline constexpr int kMaxShortTagMatch = 17;       // longest match a 2-byte tag encodes
-inline constexpr int kMaxMatch = 273;              // 18 + 255: PGLZ_MAX_MATCH
-inline constexpr int kMaxOffset = 4095;            // 12-bit offset field
-inline constexpr int kEncoderMaxOffset = 4094;     // pglz_find_match stops at thisoff >= 0x0fff
-inline constexpr int kHistorySize = 4096;          // PGLZ_HISTORY_SIZE: positions remembered
-inline constexpr int kMaxHistoryLists = 8192;      // PGLZ_MAX_HISTORY_LISTS: largest hash table
+inline constexpr int kMinMatch = 3;             // shortest match a tag encodes
+inline constexpr int kMaxShortTagMatch = 17;    // longest match a 2-byte tag encodes
+inline constexpr int kMaxMatch = 273;           // 18 + 255: PGLZ_MAX_MATCH
+inline constexpr int kMaxOffset = 4095;         // 12-bit offset field
+inline constexpr int kEncoderMaxOffset = 4094;  // pglz_find_match stops at thisoff >= 0x0fff
+inline constexpr int kHistorySize = 4096;       // PGLZ_HISTORY_SIZE: positions remembered
+inline constexpr int kMaxHistoryLists = 8192;   // PGLZ_MAX_HISTORY_LISTS: largest hash table
 inline constexpr int kItemsPerControlByte = 8;
 // The most output one input byte can produce: a 3-byte tag yields at most 273 bytes.
 inline constexpr int kMaxExpansion = kMaxMatch / 3;  // 91
@@ -56,10 +56,10 @@ struct Strategy {
 };
 
 // PGLZ_strategy_default and PGLZ_strategy_always.
-inline constexpr Strategy kDefaultStrategy = {32, std::numeric_limits<int32_t>::max(), 25, 1024,
-                                              128, 10};
-inline constexpr Strategy kAlwaysStrategy = {0, std::numeric_limits<int32_t>::max(), 0,
-                                             std::numeric_limits<int32_t>::max(), 128, 6};
+inline constexpr Strategy kDefaultStrategy = {
+    32, std::numeric_limits<int32_t>::max(), 25, 1024, 128, 10};
+inline constexpr Strategy kAlwaysStrategy = {
+    0, std::numeric_limits<int32_t>::max(), 0, std::numeric_limits<int32_t>::max(), 128, 6};
 
 // PGLZ_MAX_OUTPUT: the output buffer a compression of `slen` bytes needs (4 bytes of slop: the
 // encoder checks its limit once per step and a step writes up to a control byte and a 3-byte tag).

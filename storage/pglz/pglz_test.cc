@@ -53,9 +53,9 @@ TEST(PglzFormatTest, ConstantsMatchPostgres) {
 
 TEST(PglzFormatTest, MaximumCompressedSize) {
   EXPECT_EQ(MaximumCompressedSize(0, 1000), 2);
-  EXPECT_EQ(MaximumCompressedSize(8, 1000), 11);   // 9 bytes of literals + 2
+  EXPECT_EQ(MaximumCompressedSize(8, 1000), 11);  // 9 bytes of literals + 2
   EXPECT_EQ(MaximumCompressedSize(100, 1000), 115);
-  EXPECT_EQ(MaximumCompressedSize(100, 50), 50);   // capped at the total
+  EXPECT_EQ(MaximumCompressedSize(100, 50), 50);                         // capped at the total
   EXPECT_EQ(MaximumCompressedSize(0x7fffffff, 0x7fffffff), 0x7fffffff);  // no overflow
 }
 
@@ -73,8 +73,7 @@ TEST(PglzDecompressTest, ExtendedLengthWithoutThirdByteIsTruncatedTag) {
 }
 
 TEST(PglzDecompressTest, OffsetBeyondOutputIsCorruption) {
-  EXPECT_EQ(Decode(Bytes({0x01, 0x10, 0x01}), 10).status().message(),
-            "match offset beyond output");
+  EXPECT_EQ(Decode(Bytes({0x01, 0x10, 0x01}), 10).status().message(), "match offset beyond output");
 }
 
 TEST(PglzDecompressTest, OffsetZeroIsCorruption) {
@@ -112,15 +111,13 @@ TEST(PglzDecompressTest, LongestMatchUsesThirdByte) {
 }
 
 TEST(PglzDecompressTest, MatchIsClampedToRawSize) {
-  StatusOr<std::vector<uint8_t>> out = Decode(Bytes({0x02, 'x', 0x0f, 0x01, 0xff}), 10,
-                                              Completeness::kPartial);
+  StatusOr<std::vector<uint8_t>> out =
+      Decode(Bytes({0x02, 'x', 0x0f, 0x01, 0xff}), 10, Completeness::kPartial);
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(*out, std::vector<uint8_t>(10, 'x'));
 }
 
-TEST(PglzDecompressTest, EmptyInputEmptyOutputIsExact) {
-  EXPECT_TRUE(Decode({}, 0).ok());
-}
+TEST(PglzDecompressTest, EmptyInputEmptyOutputIsExact) { EXPECT_TRUE(Decode({}, 0).ok()); }
 
 TEST(PglzCompressTest, RoundTripOfRepetitiveText) {
   std::vector<uint8_t> raw = Repeat("abcd", 100);
@@ -196,13 +193,15 @@ TEST(ToastDatumTest, ShortDatumIsCorruption) {
 }
 
 TEST(ToastDatumTest, UncompressedHeaderIsRejected) {
-  EXPECT_EQ(GetCompressedDatumHeader(ByteView(Bytes({0x20, 0, 0, 0, 1, 0, 0, 0}))).status().message(),
-            "not an inline-compressed varlena");
+  EXPECT_EQ(
+      GetCompressedDatumHeader(ByteView(Bytes({0x20, 0, 0, 0, 1, 0, 0, 0}))).status().message(),
+      "not an inline-compressed varlena");
 }
 
 TEST(ToastDatumTest, SizeMismatchIsCorruption) {
-  EXPECT_EQ(GetCompressedDatumHeader(ByteView(Bytes({0x52, 0, 0, 0, 1, 0, 0, 0}))).status().message(),
-            "varlena size differs from datum length");
+  EXPECT_EQ(
+      GetCompressedDatumHeader(ByteView(Bytes({0x52, 0, 0, 0, 1, 0, 0, 0}))).status().message(),
+      "varlena size differs from datum length");
 }
 
 TEST(ToastDatumTest, InvalidMethodIsCorruption) {

@@ -14,12 +14,14 @@ void PutCompressedDatumHeader(std::vector<uint8_t>* out, const CompressedDatumHe
 }
 
 StatusOr<CompressedDatumHeader> GetCompressedDatumHeader(ByteView datum) {
-  if (datum.size < kCompressedHeaderSize) return Status::Corruption("truncated compressed datum header");
+  if (datum.size < kCompressedHeaderSize)
+    return Status::Corruption("truncated compressed datum header");
   const uint32_t va_header = LoadLE32(datum.data);
   if ((va_header & 0x03) != 0x02) return Status::Corruption("not an inline-compressed varlena");
   CompressedDatumHeader h;
   h.total_size = (va_header >> 2) & kMaxVarlenaSize;
-  if (h.total_size != datum.size) return Status::Corruption("varlena size differs from datum length");
+  if (h.total_size != datum.size)
+    return Status::Corruption("varlena size differs from datum length");
   const uint32_t tcinfo = LoadLE32(datum.data + 4);
   h.raw_size = tcinfo & kExtSizeMask;
   h.method_id = static_cast<uint8_t>(tcinfo >> kExtSizeBits);

@@ -1,4 +1,5 @@
-// TOAST inline-compressed varlena (PostgreSQL 15 varatt.h / postgres.h, varattrib_4b.va_compressed):
+// TOAST inline-compressed varlena (PostgreSQL 15 varatt.h / postgres.h,
+// varattrib_4b.va_compressed):
 //
 //   offset 0  u32 LE  va_header   = (total_size << 2) | 0b10     4-byte header, compressed bit
 //                                   total_size includes these 8 header bytes (30 bits)
@@ -28,12 +29,12 @@
 
 namespace pgstore::pglz {
 
-inline constexpr uint32_t kCompressedHeaderSize = 8;        // VARHDRSZ_COMPRESSED
-inline constexpr uint32_t kMaxVarlenaSize = 0x3FFFFFFF;     // 30-bit size: 1 GB - 1
-inline constexpr uint32_t kExtSizeMask = 0x3FFFFFFF;        // VARLENA_EXTSIZE_MASK
-inline constexpr int kExtSizeBits = 30;                     // VARLENA_EXTSIZE_BITS
-inline constexpr uint8_t kPglzMethodId = 0;                 // TOAST_PGLZ_COMPRESSION_ID
-inline constexpr uint8_t kLz4MethodId = 1;                  // TOAST_LZ4_COMPRESSION_ID
+inline constexpr uint32_t kCompressedHeaderSize = 8;     // VARHDRSZ_COMPRESSED
+inline constexpr uint32_t kMaxVarlenaSize = 0x3FFFFFFF;  // 30-bit size: 1 GB - 1
+inline constexpr uint32_t kExtSizeMask = 0x3FFFFFFF;     // VARLENA_EXTSIZE_MASK
+inline constexpr int kExtSizeBits = 30;                  // VARLENA_EXTSIZE_BITS
+inline constexpr uint8_t kPglzMethodId = 0;              // TOAST_PGLZ_COMPRESSION_ID
+inline constexpr uint8_t kLz4MethodId = 1;               // TOAST_LZ4_COMPRESSION_ID
 
 struct CompressedDatumHeader {
   uint32_t total_size;  // VARSIZE: the whole datum, header included

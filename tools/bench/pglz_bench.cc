@@ -135,7 +135,8 @@ int Run(const std::vector<Input>& inputs, size_t chunk, int reps) {
       Bytes pgbuf(buf.size());
       int32_t pn = PgPglzCompress(chunks[i].data(), static_cast<int32_t>(chunks[i].size()),
                                   pgbuf.data(), &pg_always);
-      if (n.value_or(-1) != pn || (n && !std::equal(buf.begin(), buf.begin() + *n, pgbuf.begin()))) {
+      if (n.value_or(-1) != pn ||
+          (n && !std::equal(buf.begin(), buf.begin() + *n, pgbuf.begin()))) {
         std::fprintf(stderr, "error: pgstore and PostgreSQL disagree on %s\n", in.name.c_str());
         return 1;
       }
@@ -143,41 +144,54 @@ int Run(const std::vector<Input>& inputs, size_t chunk, int reps) {
       compressed_total += n ? *n : chunks[i].size();
       pglz[i] = std::move(buf);
       Bytes lbuf(LZ4_compressBound(static_cast<int>(chunks[i].size())));
-      int ln = LZ4_compress_default(reinterpret_cast<const char*>(chunks[i].data()),
-                                    reinterpret_cast<char*>(lbuf.data()),
-                                    static_cast<int>(chunks[i].size()), static_cast<int>(lbuf.size()));
+      int ln = LZ4_compress_default(
+          reinterpret_cast<const char*>(chunks[i].data()), reinterpret_cast<char*>(lbuf.data()),
+          static_cast<int>(chunks[i].size()), static_cast<int>(lbuf.size()));
       lbuf.resize(ln);
       lz4[i] = std::move(lbuf);
     }
     Bytes out(chunk + 8), scratch(pgstore::pglz::MaxOutput(chunk) + 8);
     auto ours_c = [&] {
-      for (auto& c : chunks) g_sink += pgstore::pglz::Compress(pgstore::ByteView(c), scratch.data(), pgstore::pglz::kAlwaysStrategy).value_or(0);
+      for (auto& c : chunks)
+        g_sink += pgstore::pglz::Compress(pgstore::ByteView(c), scratch.data(),
+                                          pgstore::pglz::kAlwaysStrategy)
+                      .value_or(0);
     };
     auto pg_c = [&] {
-      for (auto& c : chunks) g_sink += PgPglzCompress(c.data(), static_cast<int32_t>(c.size()), scratch.data(), &pg_always);
+      for (auto& c : chunks)
+        g_sink +=
+            PgPglzCompress(c.data(), static_cast<int32_t>(c.size()), scratch.data(), &pg_always);
     };
     auto lz4_c = [&] {
-      for (auto& c : chunks) g_sink += LZ4_compress_default(reinterpret_cast<const char*>(c.data()), reinterpret_cast<char*>(scratch.data()), static_cast<int>(c.size()), static_cast<int>(scratch.size()));
+      for (auto& c : chunks)
+        g_sink += LZ4_compress_default(
+            reinterpret_cast<const char*>(c.data()), reinterpret_cast<char*>(scratch.data()),
+            static_cast<int>(c.size()), static_cast<int>(scratch.size()));
     };
     size_t decoded_bytes = 0;
-    for (size_t i = 0; i < chunks.size(); ++i) decoded_bytes += pglz[i].empty() ? 0 : chunks[i].size();
+    for (size_t i = 0; i < chunks.size(); ++i)
+      decoded_bytes += pglz[i].empty() ? 0 : chunks[i].size();
     auto ours_d = [&] {
       for (size_t i = 0; i < chunks.size(); ++i) {
         if (pglz[i].empty()) continue;
-        auto r = pgstore::pglz::Decompress(pgstore::ByteView(pglz[i]), out.data(), chunks[i].size(), pgstore::pglz::Completeness::kExact);
+        auto r = pgstore::pglz::Decompress(pgstore::ByteView(pglz[i]), out.data(), chunks[i].size(),
+                                           pgstore::pglz::Completeness::kExact);
         g_sink += r.ok() ? static_cast<int64_t>(*r) : -1;
       }
     };
     auto pg_d = [&] {
       for (size_t i = 0; i < chunks.size(); ++i) {
         if (pglz[i].empty()) continue;
-        g_sink += PgPglzDecompress(pglz[i].data(), static_cast<int32_t>(pglz[i].size()), out.data(), static_cast<int32_t>(chunks[i].size()), true);
+        g_sink += PgPglzDecompress(pglz[i].data(), static_cast<int32_t>(pglz[i].size()), out.data(),
+                                   static_cast<int32_t>(chunks[i].size()), true);
       }
     };
     auto lz4_d = [&] {
       for (size_t i = 0; i < chunks.size(); ++i) {
         if (pglz[i].empty()) continue;
-        g_sink += LZ4_decompress_safe(reinterpret_cast<const char*>(lz4[i].data()), reinterpret_cast<char*>(out.data()), static_cast<int>(lz4[i].size()), static_cast<int>(out.size()));
+        g_sink += LZ4_decompress_safe(
+            reinterpret_cast<const char*>(lz4[i].data()), reinterpret_cast<char*>(out.data()),
+            static_cast<int>(lz4[i].size()), static_cast<int>(out.size()));
       }
     };
     // Enough passes per timing for about 50 ms, measured on the first run of our compressor.
@@ -200,7 +214,8 @@ int Run(const std::vector<Input>& inputs, size_t chunk, int reps) {
     auto mbps = [&](int k, size_t bytes) { return bytes * passes / Median(t[k]) / 1e6; };
     Result c{mbps(0, in.data.size()), mbps(1, in.data.size()), mbps(2, in.data.size())};
     Result d{0, 0, 0};
-    if (decoded_bytes > 0) d = {mbps(3, decoded_bytes), mbps(4, decoded_bytes), mbps(5, decoded_bytes)};
+    if (decoded_bytes > 0)
+      d = {mbps(3, decoded_bytes), mbps(4, decoded_bytes), mbps(5, decoded_bytes)};
     comp_ratios.push_back(c.ours / c.pg);
     std::printf("%-26s %7.1f%% | %7.0f %6.0f %6.0f  x%.2f    | ", in.name.c_str(),
                 100.0 * compressed_total / in.data.size(), c.ours, c.pg, c.lz4, c.ours / c.pg);
@@ -217,9 +232,10 @@ int Run(const std::vector<Input>& inputs, size_t chunk, int reps) {
     for (double x : v) s += std::log(x);
     return std::exp(s / v.size());
   };
-  std::printf("\ngeometric mean pgstore/PostgreSQL: compress x%.2f, decompress x%.2f (%zu inputs, "
-              "%d repetitions, medians)\n",
-              geomean(comp_ratios), geomean(decomp_ratios), comp_ratios.size(), reps);
+  std::printf(
+      "\ngeometric mean pgstore/PostgreSQL: compress x%.2f, decompress x%.2f (%zu inputs, "
+      "%d repetitions, medians)\n",
+      geomean(comp_ratios), geomean(decomp_ratios), comp_ratios.size(), reps);
   return 0;
 }
 
@@ -249,6 +265,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (inputs.empty()) inputs = DefaultInputs();
-  std::printf("pglz benchmark: %zu-byte chunks, 'always' strategy, %d repetitions\n\n", chunk, reps);
+  std::printf("pglz benchmark: %zu-byte chunks, 'always' strategy, %d repetitions\n\n", chunk,
+              reps);
   return Run(inputs, chunk, reps);
 }
