@@ -1,8 +1,10 @@
 /* Forwards to PostgreSQL 15's pglz in libpgcommon.a; see postgres_pglz.h. */
-#include "properties/oracles/postgres_pglz.h"
-
-#include "common/pg_lzcompress.h"
+// clang-format off: postgres_fe.h must come first, it defines the types the others use.
 #include "postgres_fe.h"
+#include "common/pg_lzcompress.h"
+// clang-format on
+
+#include "properties/oracles/postgres_pglz.h"
 
 static PgPglzStrategy FromPg(const PGLZ_Strategy* s) {
   PgPglzStrategy out = {s->min_input_size,   s->max_input_size,  s->min_comp_rate,
