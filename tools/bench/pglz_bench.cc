@@ -55,7 +55,7 @@ std::vector<Input> DefaultInputs() {
   const Source sources[] = {
       {"license GPL-3", "/usr/share/common-licenses/GPL-3", 0},
       {"license Apache-2.0", "/usr/share/common-licenses/Apache-2.0", 0},
-      {"C header (pg_proc.dat)", "/usr/include/postgresql/15/server/catalog/pg_proc_d.h", 0},
+      {"C header (pg_proc_d.h)", "/usr/include/postgresql/15/server/catalog/pg_proc_d.h", 0},
       {"ELF postgres binary", "/usr/lib/postgresql/15/bin/postgres", 1 << 20},
       {"PG relation pg_proc", "/var/lib/postgresql/15/main/base/1/1255", 0},
       {"PG WAL segment", "/var/lib/postgresql/15/main/pg_wal/000000010000000000000001", 0},
