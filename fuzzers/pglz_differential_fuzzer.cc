@@ -35,9 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint8_t> ours(pglz::MaxOutput(len));
   std::vector<uint8_t> theirs(pglz::MaxOutput(len));
   std::optional<int32_t> n = pglz::Compress(ByteView(src.get(), len), ours.data(), strategy);
-  const PgPglzStrategy pg = {strategy.min_input_size,  strategy.max_input_size,
-                             strategy.min_comp_rate,   strategy.first_success_by,
-                             strategy.match_size_good, strategy.match_size_drop};
+  const PgPglzStrategy pg = ToPgPglzStrategy(strategy);
   const int32_t pg_n = PgPglzCompress(payload.data, len, theirs.data(), &pg);
   FUZZ_ASSERT(n.value_or(-1) == pg_n);
   if (n) FUZZ_ASSERT(std::equal(ours.begin(), ours.begin() + *n, theirs.begin()));

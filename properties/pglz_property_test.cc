@@ -20,14 +20,9 @@ namespace {
 using generators::genPglzInput;
 using generators::PglzInput;
 
-PgPglzStrategy ToPg(const Strategy& s) {
-  return {s.min_input_size,   s.max_input_size,  s.min_comp_rate,
-          s.first_success_by, s.match_size_good, s.match_size_drop};
-}
-
 std::optional<std::vector<uint8_t>> PgCompress(const std::vector<uint8_t>& raw, const Strategy& s) {
   std::vector<uint8_t> out(MaxOutput(raw.size()));
-  PgPglzStrategy pg = ToPg(s);
+  PgPglzStrategy pg = ToPgPglzStrategy(s);
   int32_t n = PgPglzCompress(raw.data(), static_cast<int32_t>(raw.size()), out.data(), &pg);
   if (n < 0) return std::nullopt;
   out.resize(n);
@@ -151,8 +146,8 @@ RC_GTEST_PROP(PglzProperty, MaximumCompressedSizeMatchesPostgres, ()) {
 TEST(PglzConstantsTest, StrategiesMatchPostgres) {
   PgPglzStrategy d = PgPglzDefaultStrategy();
   PgPglzStrategy a = PgPglzAlwaysStrategy();
-  PgPglzStrategy our_d = ToPg(kDefaultStrategy);
-  PgPglzStrategy our_a = ToPg(kAlwaysStrategy);
+  PgPglzStrategy our_d = ToPgPglzStrategy(kDefaultStrategy);
+  PgPglzStrategy our_a = ToPgPglzStrategy(kAlwaysStrategy);
   EXPECT_EQ(0, memcmp(&d, &our_d, sizeof d));
   EXPECT_EQ(0, memcmp(&a, &our_a, sizeof a));
 }

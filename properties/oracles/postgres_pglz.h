@@ -41,6 +41,13 @@ int32_t PgPglzMaximumCompressedSize(int32_t rawsize, int32_t total_compressed_si
 
 #ifdef __cplusplus
 }
+
+// Any struct with PGLZ_Strategy's six fields (pgstore::pglz::Strategy) as a PgPglzStrategy.
+template <typename StrategyT>
+PgPglzStrategy ToPgPglzStrategy(const StrategyT& s) {
+  return {s.min_input_size,   s.max_input_size,  s.min_comp_rate,
+          s.first_success_by, s.match_size_good, s.match_size_drop};
+}
 #endif
 
 #endif /* PGSTORE_PROPERTIES_ORACLES_POSTGRES_PGLZ_H_ */
