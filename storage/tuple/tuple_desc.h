@@ -1,0 +1,69 @@
+// Tuple descriptor: the per-attribute facts that decide where a value goes in a heap tuple
+// (pg_attribute's attlen, attalign, attbyval, attstorage, attisdropped, atthasmissing).
+//
+// Values are passed as their in-memory bytes: a by-value or fixed-length attribute as exactly
+// attlen bytes (little-endian for by-value types); a varlena as the whole varlena with its header
+// (4B, 1B short, 4B inline-compressed, or an 18-byte on-disk TOAST pointer); a cstring as its
+// characters without the terminating NUL.
+#ifndef PGSTORE_STORAGE_TUPLE_TUPLE_DESC_H_
+#define PGSTORE_STORAGE_TUPLE_TUPLE_DESC_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "storage/common/status.h"
+
+namespace pgstore::tuple {
+
+inline constexpr int16_t kVarlenaLen = -1;  // attlen of varlena types
+inline constexpr int16_t kCstringLen = -2;  // attlen of cstring
+
+struct Attribute {
+  std::string type_name;   // informational ("int4", "text", ...)
+  int16_t attlen = 4;      // > 0 fixed, -1 varlena, -2 cstring
+  char attalign = 'i';     // 'c' 1, 's' 2, 'i' 4, 'd' 8
+  bool attbyval = true;    // fixed lengths 1, 2, 4, 8 only
+  char attstorage = 'p';   // 'p' plain (never packed), 'e', 'm', 'x'
+  bool attisdropped = false;
+  bool atthasmissing = false;
+  std::optional<std::vector<uint8_t>> missing_value;  // set iff atthasmissing; nullopt = NULL
+
+  bool is_varlena() const { return attlen == kVarlenaLen; }
+  bool is_cstring() const { return attlen == kCstringLen; }
+  bool packable() const { return is_varlena() && attstorage != 'p'; }
+  size_t alignment() const;  // 1, 2, 4 or 8
+};
+
+// An attribute of one of PostgreSQL 15's built-in types: int2 int4 int8 float4 float8 bool "char"
+// (or char) name text varchar bpchar bytea numeric date timestamp timestamptz uuid oid jsonb
+// cstring, and arrays written "<type>[]" (varlena, aligned like the element but at least 'i').
+// InvalidArgument "unknown type: X" otherwise.
+StatusOr<Attribute> AttributeForType(const std::string& type_name);
+
+class TupleDesc {
+ public:
+  TupleDesc() = default;
+  explicit TupleDesc(std::vector<Attribute> attrs) : attrs_(std::move(attrs)) {}
+
+  // "int4,text,dropped:int8,int4=42": comma-separated type names; "dropped:" marks a dropped
+  // attribute; "=VALUE" gives a missing default, parsed for the fixed-length integer, bool, "char",
+  // oid and date types and the text-like types (text, varchar, bpchar, bytea as its characters).
+  static StatusOr<TupleDesc> FromSchema(const std::string& schema);
+  // The bytes a value of `attr`'s type written in SQL text has, for the types FromSchema parses.
+  static StatusOr<std::vector<uint8_t>> ParseValue(const Attribute& attr, const std::string& text);
+
+  int natts() const { return static_cast<int>(attrs_.size()); }
+  const Attribute& attr(int i) const { return attrs_[i]; }
+  const std::vector<Attribute>& attrs() const { return attrs_; }
+  // Index of the last attribute with a missing default, or -1.
+  int LastMissingAttribute() const;
+
+ private:
+  std::vector<Attribute> attrs_;
+};
+
+}  // namespace pgstore::tuple
+
+#endif  // PGSTORE_STORAGE_TUPLE_TUPLE_DESC_H_

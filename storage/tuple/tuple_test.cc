@@ -1,0 +1,291 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "storage/tuple/deform.h"
+#include "storage/tuple/form.h"
+#include "storage/tuple/heap_tuple_format.h"
+#include "storage/tuple/tuple_desc.h"
+#include "storage/tuple/tuple_header.h"
+#include "storage/tuple/varlena.h"
+
+namespace pgstore::tuple {
+namespace {
+
+using Owned = std::vector<std::optional<std::vector<uint8_t>>>;
+
+TupleDesc Desc(const std::string& schema) {
+  StatusOr<TupleDesc> d = TupleDesc::FromSchema(schema);
+  EXPECT_TRUE(d.ok()) << d.status().ToString();
+  return *d;
+}
+
+std::vector<uint8_t> Int4(int32_t v) {
+  std::vector<uint8_t> b(4);
+  StoreLE32(b.data(), static_cast<uint32_t>(v));
+  return b;
+}
+
+std::vector<uint8_t> Text(const std::string& s) { return MakeVarlena(ByteView::FromString(s)); }
+
+std::vector<uint8_t> Form(const TupleDesc& d, const Owned& v,
+                          TrailingNulls mode = TrailingNulls::kOff) {
+  FormOptions o;
+  o.trailing_nulls = mode;
+  StatusOr<std::vector<uint8_t>> t = FormHeapTuple(d, DatumsOf(v), o);
+  EXPECT_TRUE(t.ok()) << t.status().ToString();
+  return t.ok() ? *t : std::vector<uint8_t>{};
+}
+
+Status DeformStatus(const std::vector<uint8_t>& t, const TupleDesc& d) {
+  return DeformHeapTuple(ByteView(t), d).status();
+}
+
+TEST(TupleFormat, ConstantsMatchPostgres) {
+  EXPECT_EQ(kHeaderSize, 23u);
+  EXPECT_EQ(kMaxHeapTupleSize, 8160u);
+  EXPECT_EQ(kMaxTupleAttributeNumber, 1664);
+  EXPECT_EQ(HeaderLength(kMaxTupleAttributeNumber, true), 232u);
+  EXPECT_EQ(HeaderLength(0, false), 24u);
+  EXPECT_EQ(kToastPointerSize, 18u);
+}
+
+TEST(TupleDescTest, BuiltInTypes) {
+  TupleDesc d = Desc("int2,int8,name,uuid,text,numeric,float8[],int4[],cstring");
+  EXPECT_EQ(d.attr(0).attalign, 's');
+  EXPECT_EQ(d.attr(1).attalign, 'd');
+  EXPECT_EQ(d.attr(2).attlen, 64);
+  EXPECT_FALSE(d.attr(3).attbyval);
+  EXPECT_TRUE(d.attr(4).packable());
+  EXPECT_EQ(d.attr(5).attstorage, 'm');
+  EXPECT_EQ(d.attr(6).attalign, 'd');
+  EXPECT_EQ(d.attr(7).attalign, 'i');
+  EXPECT_TRUE(d.attr(8).is_cstring());
+  EXPECT_FALSE(TupleDesc::FromSchema("int4,nosuchtype").ok());
+  EXPECT_FALSE(TupleDesc::FromSchema("int4,,int4").ok());
+}
+
+TEST(TupleDescTest, DroppedAndMissing) {
+  TupleDesc d = Desc("int4,dropped:int8,int4=42,text=hi,date=2000-01-03");
+  EXPECT_TRUE(d.attr(1).attisdropped);
+  EXPECT_EQ(*d.attr(2).missing_value, Int4(42));
+  EXPECT_EQ(*d.attr(3).missing_value, Text("hi"));
+  EXPECT_EQ(*d.attr(4).missing_value, Int4(2));
+  EXPECT_EQ(d.LastMissingAttribute(), 4);
+  EXPECT_FALSE(TupleDesc::FromSchema("int4=x").ok());
+}
+
+// Worked by hand from formats.md 1.1-1.3: int4 1, text 'ab' (packed to a 1-byte header), NULL.
+TEST(FormTest, GoldenBytes) {
+  TupleDesc d = Desc("int4,text,int8");
+  std::vector<uint8_t> t = Form(d, {Int4(1), Text("ab"), std::nullopt});
+  const std::vector<uint8_t> want = {
+      0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0,     // xmin xmax cid
+      0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00,                            // ctid invalid
+      0x03, 0x00, 0x03, 0x00, 24,                                    // natts 3, HASNULL|VARWIDTH
+      0x03,                                                          // bitmap 011
+      1,    0,    0,    0,                                           // int4 at 24
+      0x07, 'a',  'b'};                                              // 1B header (3 << 1) | 1
+  EXPECT_EQ(t, want);
+}
+
+TEST(FormTest, AlignsAndZeroPads) {
+  TupleDesc d = Desc("bool,int8,int2,int4");
+  std::vector<uint8_t> b = {1}, i8(8, 0xAB), i2 = {2, 0};
+  std::vector<uint8_t> t = Form(d, {b, i8, i2, Int4(7)});
+  ASSERT_EQ(t.size(), 24u + 8 + 8 + 2 + 2 + 4);
+  for (int i = 25; i < 32; ++i) EXPECT_EQ(t[i], 0) << i;
+  EXPECT_EQ(t[32], 0xAB);
+  EXPECT_EQ(t[42], 0);  // int4 aligned to 44
+  EXPECT_EQ(t[44], 7);
+}
+
+TEST(FormTest, LongVarlenaKeepsFourByteHeaderAligned) {
+  TupleDesc d = Desc("bool,text");
+  std::string s(127, 'x');
+  std::vector<uint8_t> t = Form(d, {std::vector<uint8_t>{1}, Text(s)});
+  ASSERT_EQ(t.size(), 24u + 1 + 3 + 4 + 127);
+  EXPECT_EQ(LoadLE32(&t[28]) >> 2, 131u);
+  std::vector<uint8_t> t126 = Form(d, {std::vector<uint8_t>{1}, Text(std::string(126, 'x'))});
+  EXPECT_EQ(t126.size(), 24u + 1 + 1 + 126);  // packed: no padding
+}
+
+TEST(FormTest, PlainStorageIsNeverPacked) {
+  Attribute a = *AttributeForType("text");
+  a.attstorage = 'p';
+  TupleDesc d({a});
+  std::vector<uint8_t> t = Form(d, {Text("ab")});
+  EXPECT_EQ(t.size(), 24u + 6);
+}
+
+TEST(FormTest, ExternalPointerSetsFlag) {
+  TupleDesc d = Desc("text");
+  std::vector<uint8_t> ext(18, 0);
+  ext[0] = 0x01;
+  ext[1] = kVarTagOnDisk;
+  std::vector<uint8_t> t = Form(d, {ext});
+  EXPECT_EQ(LoadLE16(&t[kOffInfomask]) & kHasExternal, kHasExternal);
+  ext[1] = 2;  // VARTAG_EXPANDED_RO: never on disk
+  EXPECT_TRUE(FormHeapTuple(d, DatumsOf({ext})).status().IsInvalidArgument());
+}
+
+TEST(FormTest, RejectsValuesThatDoNotMatch) {
+  TupleDesc d = Desc("int4,text,cstring");
+  EXPECT_TRUE(FormHeapTuple(d, DatumsOf({Int4(1)})).status().IsInvalidArgument());
+  std::vector<uint8_t> short3 = {1, 2, 3};
+  EXPECT_EQ(FormHeapTuple(d, DatumsOf({short3, Text("a"), std::nullopt})).status().message(),
+            "attribute 1: expected 4 bytes, got 3");
+  std::vector<uint8_t> bad = Text("abc");
+  bad.pop_back();
+  EXPECT_TRUE(
+      FormHeapTuple(d, DatumsOf({Int4(1), bad, std::nullopt})).status().IsInvalidArgument());
+  std::vector<uint8_t> nul = {'a', 0, 'b'};
+  EXPECT_TRUE(FormHeapTuple(d, DatumsOf({Int4(1), Text("a"), nul})).status().IsInvalidArgument());
+}
+
+TEST(TruncationTest, ModesDecideNattsAndBitmap) {
+  TupleDesc d = Desc("int4,int4,int4,int4,int4,int4,int4,int4,int4,int4");
+  Owned v(10);
+  v[0] = Int4(1);
+  v[1] = Int4(2);
+  std::vector<uint8_t> off = Form(d, v, TrailingNulls::kOff);
+  std::vector<uint8_t> keep = Form(d, v, TrailingNulls::kKeepBitmap);
+  std::vector<uint8_t> drop = Form(d, v, TrailingNulls::kDropBitmap);
+  EXPECT_EQ(LoadLE16(&off[kOffInfomask2]) & kNattsMask, 10);
+  EXPECT_EQ(off[kOffHoff], 32);  // 23 + 2 bitmap bytes
+  EXPECT_EQ(LoadLE16(&keep[kOffInfomask2]) & kNattsMask, 2);
+  EXPECT_EQ(keep[kOffHoff], 24);
+  EXPECT_TRUE(LoadLE16(&keep[kOffInfomask]) & kHasNull);
+  EXPECT_FALSE(LoadLE16(&drop[kOffInfomask]) & kHasNull);
+  EXPECT_EQ(drop.size(), 32u);
+  for (const auto& t : {off, keep, drop}) {
+    StatusOr<Owned> c = CanonicalValues(ByteView(t), d);
+    ASSERT_TRUE(c.ok()) << c.status().ToString();
+    EXPECT_EQ(*c, v);
+  }
+}
+
+TEST(TruncationTest, NeverTruncatesAtOrBeforeAMissingDefault) {
+  TupleDesc d = Desc("int4,int4=5,int4");
+  Owned v = {Int4(1), std::nullopt, std::nullopt};
+  std::vector<uint8_t> t = Form(d, v, TrailingNulls::kDropBitmap);
+  EXPECT_EQ(LoadLE16(&t[kOffInfomask2]) & kNattsMask, 2);
+  StatusOr<Owned> c = CanonicalValues(ByteView(t), d);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(*c, v);  // the NULL stays NULL, not 5
+}
+
+TEST(DeformTest, MissingAttributesReadAsNullOrDefault) {
+  TupleDesc narrow = Desc("int4");
+  std::vector<uint8_t> t = Form(narrow, {Int4(9)});
+  TupleDesc wide = Desc("int4,int4,text=hello");
+  StatusOr<Owned> c = CanonicalValues(ByteView(t), wide);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(*c, (Owned{Int4(9), std::nullopt, Text("hello")}));
+  StatusOr<Datum> a = GetAttribute(ByteView(t), wide, 2);
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ((*a)->ToVector(), Text("hello"));
+}
+
+TEST(DeformTest, GetAttributeMatchesDeform) {
+  TupleDesc d = Desc("int2,text,int8,bool,text");
+  Owned v = {std::vector<uint8_t>{1, 0}, Text("abc"), std::nullopt, std::vector<uint8_t>{1},
+             Text(std::string(300, 'z'))};
+  std::vector<uint8_t> t = Form(d, v);
+  StatusOr<std::vector<Datum>> all = DeformHeapTuple(ByteView(t), d);
+  ASSERT_TRUE(all.ok());
+  for (int i = 0; i < d.natts(); ++i) {
+    StatusOr<Datum> one = GetAttribute(ByteView(t), d, i);
+    ASSERT_TRUE(one.ok());
+    EXPECT_EQ(one->has_value(), (*all)[i].has_value());
+    if (one->has_value()) {
+      EXPECT_EQ((*one)->ToVector(), (*all)[i]->ToVector());
+    }
+  }
+  EXPECT_TRUE(GetAttribute(ByteView(t), d, 5).status().IsInvalidArgument());
+}
+
+TEST(DeformTest, TooShortIsCorruption) {
+  std::vector<uint8_t> t(22, 0);
+  EXPECT_EQ(DeformStatus(t, Desc("int4")).message(), "tuple shorter than header");
+}
+
+TEST(DeformTest, HoffMismatchIsCorruption) {
+  TupleDesc d = Desc("int4,int4");
+  std::vector<uint8_t> t = Form(d, {Int4(1), std::nullopt});
+  t[kOffHoff] = 32;
+  EXPECT_EQ(DeformStatus(t, d).message(), "t_hoff mismatch");
+}
+
+TEST(DeformTest, NattsBeyondDescriptorIsCorruption) {
+  std::vector<uint8_t> t = Form(Desc("int4,int4"), {Int4(1), Int4(2)});
+  EXPECT_EQ(DeformStatus(t, Desc("int4")).message(), "natts exceeds descriptor");
+}
+
+TEST(DeformTest, AttributePastEndIsCorruption) {
+  TupleDesc d = Desc("int4,int8");
+  std::vector<uint8_t> t = Form(d, {Int4(1), std::vector<uint8_t>(8, 1)});
+  t.pop_back();
+  EXPECT_EQ(DeformStatus(t, d).message(), "attribute extends past end of tuple");
+}
+
+TEST(DeformTest, NonzeroPaddingIsCorruption) {
+  TupleDesc d = Desc("bool,int4");
+  std::vector<uint8_t> t = Form(d, {std::vector<uint8_t>{1}, Int4(3)});
+  t[25] = 7;
+  EXPECT_EQ(DeformStatus(t, d).message(), "nonzero padding");
+}
+
+TEST(DeformTest, TrailingBytesAreCorruption) {
+  TupleDesc d = Desc("int4");
+  std::vector<uint8_t> t = Form(d, {Int4(1)});
+  t.push_back(0);
+  EXPECT_EQ(DeformStatus(t, d).message(), "trailing bytes after last attribute");
+}
+
+TEST(DeformTest, VarlenaChecks) {
+  TupleDesc d = Desc("text");
+  std::vector<uint8_t> t = Form(d, {Text(std::string(200, 'q'))});
+  std::vector<uint8_t> big = t;
+  StoreLE32(&big[24], 1000 << 2);
+  EXPECT_EQ(DeformStatus(big, d).message(), "varlena extends past end of tuple");
+  std::vector<uint8_t> tiny = t;
+  StoreLE32(&tiny[24], 2 << 2);
+  EXPECT_EQ(DeformStatus(tiny, d).message(), "bad varlena size");
+  std::vector<uint8_t> noflag = t;
+  StoreLE16(&noflag[kOffInfomask], 0);
+  EXPECT_EQ(DeformStatus(noflag, d).message(), "variable-width value without HEAP_HASVARWIDTH");
+
+  std::vector<uint8_t> ext(18, 0);
+  ext[0] = 0x01;
+  ext[1] = kVarTagOnDisk;
+  std::vector<uint8_t> e = Form(d, {ext});
+  std::vector<uint8_t> tag = e;
+  tag[25] = 1;
+  EXPECT_EQ(DeformStatus(tag, d).message(), "unexpected toast tag");
+  std::vector<uint8_t> unflagged = e;
+  StoreLE16(&unflagged[kOffInfomask], kHasVarWidth);
+  EXPECT_EQ(DeformStatus(unflagged, d).message(), "external value without HEAP_HASEXTERNAL");
+  std::vector<uint8_t> method = e;
+  method[24 + 2 + 7] = 0x80;  // va_extinfo's top bits = 2
+  EXPECT_EQ(DeformStatus(method, d).message(), "invalid compression method");
+}
+
+TEST(DeformTest, UnterminatedCstringIsCorruption) {
+  TupleDesc d = Desc("cstring");
+  std::vector<uint8_t> s = {'h', 'i'};
+  std::vector<uint8_t> t = Form(d, {s});
+  t.pop_back();
+  EXPECT_EQ(DeformStatus(t, d).message(), "unterminated cstring");
+}
+
+TEST(DeformTest, OidFlagIsCorruption) {
+  TupleDesc d = Desc("int4");
+  std::vector<uint8_t> t = Form(d, {Int4(1)});
+  t[kOffInfomask] |= kHasOidOld;
+  EXPECT_EQ(DeformStatus(t, d).message(), "unexpected oid flag");
+}
+
+}  // namespace
+}  // namespace pgstore::tuple

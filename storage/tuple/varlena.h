@@ -1,0 +1,62 @@
+// Varlena headers (PostgreSQL 15 postgres.h, little-endian), as they appear inside a heap tuple.
+//
+//   first byte      form                      total size
+//   xxxxxx00        4B uncompressed, aligned  LoadLE32 >> 2 (includes the 4-byte header)
+//   xxxxxx10        4B inline-compressed      LoadLE32 >> 2; then va_tcinfo u32:
+//                                               raw size (low 30 bits), method (top 2 bits)
+//   00000001        1B_E external pointer     2 + payload; byte 1 = va_tag; on disk only
+//                                               VARTAG_ONDISK (18) with a 16-byte varatt_external
+//   xxxxxxx1 (!=1)  1B short, unaligned       byte >> 1 (includes the 1-byte header, max 127)
+//
+// Invariants: a 4B size is at least 4 (8 when compressed); a 1B header byte is never 0, which is
+// what lets a reader tell a short varlena from alignment padding. Only the external form's tag 18
+// may appear on disk; compression methods are 0 (pglz) and 1 (lz4).
+#ifndef PGSTORE_STORAGE_TUPLE_VARLENA_H_
+#define PGSTORE_STORAGE_TUPLE_VARLENA_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "storage/common/bytes.h"
+#include "storage/common/status.h"
+
+namespace pgstore::tuple {
+
+inline constexpr size_t kVarHdrSz = 4;             // VARHDRSZ
+inline constexpr size_t kVarHdrSzShort = 1;        // VARHDRSZ_SHORT
+inline constexpr size_t kVarHdrSzCompressed = 8;   // VARHDRSZ_COMPRESSED
+inline constexpr size_t kVarHdrSzExternal = 2;     // VARHDRSZ_EXTERNAL
+inline constexpr size_t kMaxShortVarlena = 127;    // VARATT_SHORT_MAX: 7-bit size
+inline constexpr size_t kMaxVarlenaSize = 0x3FFFFFFF;  // 30-bit size, 1 GB - 1
+inline constexpr uint8_t kVarTagOnDisk = 18;           // VARTAG_ONDISK
+inline constexpr size_t kToastPointerPayload = 16;     // sizeof(varatt_external)
+inline constexpr size_t kToastPointerSize = kVarHdrSzExternal + kToastPointerPayload;  // 18
+
+enum class VarlenaForm { k4B, k4BCompressed, kExternal, kShort };
+
+// The form announced by a varlena's first byte. REQUIRES: first points at one readable byte.
+inline VarlenaForm VarlenaFormOf(uint8_t first) {
+  if ((first & 0x01) == 0) return (first & 0x02) ? VarlenaForm::k4BCompressed : VarlenaForm::k4B;
+  return first == 0x01 ? VarlenaForm::kExternal : VarlenaForm::kShort;
+}
+
+// The total size of the varlena starting at bytes[0], checked against bytes.size and the format
+// (Corruption "truncated varlena header", "bad varlena size", "unexpected toast tag",
+// "invalid compression method", "varlena extends past end of tuple").
+StatusOr<size_t> CheckedVarlenaSize(ByteView bytes);
+
+// VARATT_CAN_MAKE_SHORT: a 4B uncompressed varlena whose data fits a 1-byte header (<= 126 bytes).
+// REQUIRES: value is a well-formed varlena.
+bool CanMakeShort(ByteView value);
+// The 1B form of such a value: header byte ((data + 1) << 1) | 1, then the data.
+void AppendShortForm(ByteView value, std::vector<uint8_t>* out);
+// A 4B uncompressed varlena holding `data` (SET_VARSIZE).
+std::vector<uint8_t> MakeVarlena(ByteView data);
+// The value with a 1B short header turned back into a 4B header (heap_tuple_untoast_attr's
+// short case); other forms are returned unchanged. REQUIRES: a well-formed varlena.
+std::vector<uint8_t> ExpandShortVarlena(ByteView value);
+
+}  // namespace pgstore::tuple
+
+#endif  // PGSTORE_STORAGE_TUPLE_VARLENA_H_
