@@ -1,0 +1,21 @@
+// pg_checksum_page (storage/checksum_impl.h): PostgreSQL's data page checksum.
+//
+// The page is read as uint32 data[64][32] in native (little-endian) order with pd_checksum taken as
+// 0. 32 lanes, each seeded from a fixed table, absorb one column each: tmp = sum ^ value;
+// sum = tmp * 16777619 ^ (tmp >> 17); then two rounds of 0. The lanes are XORed together, XORed
+// with the block number, and stored as (x % 65535) + 1, so a checksum is never 0.
+#ifndef PGSTORE_STORAGE_PAGE_CHECKSUM_H_
+#define PGSTORE_STORAGE_PAGE_CHECKSUM_H_
+
+#include <cstdint>
+
+#include "storage/common/bytes.h"
+
+namespace pgstore::page {
+
+// REQUIRES: page.size == kPageSize.
+uint16_t PageChecksum(ByteView page, uint32_t blkno);
+
+}  // namespace pgstore::page
+
+#endif  // PGSTORE_STORAGE_PAGE_CHECKSUM_H_

@@ -1,0 +1,229 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "storage/page/checksum.h"
+#include "storage/page/heap_page.h"
+#include "storage/page/page_format.h"
+#include "storage/page/relation_filler.h"
+#include "storage/page/verify.h"
+#include "storage/tuple/form.h"
+
+namespace pgstore::page {
+namespace {
+
+// A well-formed heap tuple of exactly `len` bytes (>= 28): one int4 column, then text padding.
+std::vector<uint8_t> TupleOfLength(size_t len) {
+  std::vector<uint8_t> t(len, 0);
+  t[tuple::kOffInfomask2] = 1;
+  t[tuple::kOffHoff] = 24;
+  return t;
+}
+
+std::vector<std::string> Checks(const HeapPage& p, const VerifyOptions& o = {}) {
+  std::vector<std::string> out;
+  for (const PageProblem& pr : VerifyHeapPage(p.bytes(), 0, o)) {
+    out.push_back(std::to_string(pr.lp) + ": " + pr.check);
+  }
+  return out;
+}
+
+TEST(PageFormat, ConstantsMatchPostgres) {
+  EXPECT_EQ(kMaxHeapTuplesPerPage, 291);
+  EXPECT_EQ(kPageSizeVersion, 0x2004);
+  EXPECT_EQ(kMaxOffsetNumber, 2048);
+  const ItemId id = DecodeItemId(EncodeItemId({8160, LpFlags::kDead, 32767}));
+  EXPECT_EQ(id.off, 8160);
+  EXPECT_EQ(id.flags, LpFlags::kDead);
+  EXPECT_EQ(id.len, 32767);
+}
+
+TEST(HeapPageTest, NewPageHeader) {
+  HeapPage p;
+  EXPECT_EQ(p.lower(), 24);
+  EXPECT_EQ(p.upper(), 8192);
+  EXPECT_EQ(p.special(), 8192);
+  EXPECT_EQ(p.MaxOffset(), 0);
+  EXPECT_EQ(p.HeapFreeSpace(), 8192u - 24 - 4);
+  EXPECT_TRUE(Checks(p).empty());
+}
+
+TEST(HeapPageTest, AddItemPlacesDownwardMaxaligned) {
+  HeapPage p;
+  std::vector<uint8_t> t = TupleOfLength(31);
+  EXPECT_EQ(*p.AddItem(ByteView(t)), 1);
+  EXPECT_EQ(*p.AddItem(ByteView(t)), 2);
+  EXPECT_EQ(p.GetItemId(1).off, 8192 - 32);
+  EXPECT_EQ(p.GetItemId(1).len, 31);
+  EXPECT_EQ(p.GetItemId(2).off, 8192 - 64);
+  EXPECT_EQ(p.lower(), 32);
+  EXPECT_EQ(p.GetItem(2)->size, 31u);
+  EXPECT_TRUE(Checks(p).empty());
+}
+
+TEST(HeapPageTest, AtMostMaxHeapTuplesPerPage) {
+  HeapPage p;
+  std::vector<uint8_t> t = TupleOfLength(24);
+  for (int i = 1; i <= 291; ++i) ASSERT_EQ(*p.AddItem(ByteView(t)), i);
+  EXPECT_EQ(*p.AddItem(ByteView(t)), kInvalidOffsetNumber);
+  EXPECT_EQ(p.HeapFreeSpace(), 0u);
+  p.MarkUnused(7);  // a freed line pointer is reused; 20 bytes are left between lower and upper
+  EXPECT_EQ(p.HeapFreeSpace(), 16u);
+  std::vector<uint8_t> small(8, 0);
+  EXPECT_EQ(*p.AddItem(ByteView(small)), 7);
+  EXPECT_EQ(p.lower(), 24 + 291 * 4);
+}
+
+TEST(HeapPageTest, ThreeRowsOf2100BytesPerPage) {
+  HeapPage p;
+  std::vector<uint8_t> t = TupleOfLength(2100);
+  EXPECT_EQ(*p.AddItem(ByteView(t)), 1);
+  EXPECT_EQ(*p.AddItem(ByteView(t)), 2);
+  EXPECT_EQ(*p.AddItem(ByteView(t)), 3);
+  EXPECT_EQ(*p.AddItem(ByteView(t)), kInvalidOffsetNumber);
+  EXPECT_EQ(p.HeapFreeSpace(), 8192u - 24 - 3 * 4 - 3 * 2104 - 4);
+}
+
+TEST(HeapPageTest, AddItemRejectsBadSizesAndPointers) {
+  HeapPage p;
+  EXPECT_TRUE(p.AddItem(ByteView()).status().IsInvalidArgument());
+  std::vector<uint8_t> big(8161, 0);
+  EXPECT_TRUE(p.AddItem(ByteView(big)).status().IsInvalidArgument());
+  StoreLE16(p.mutable_data() + kOffLower, 9000);
+  std::vector<uint8_t> t = TupleOfLength(24);
+  EXPECT_EQ(p.AddItem(ByteView(t)).status().message(), "corrupted page pointers");
+}
+
+TEST(HeapPageTest, GetItemChecks) {
+  HeapPage p;
+  std::vector<uint8_t> t = TupleOfLength(24);
+  ASSERT_EQ(*p.AddItem(ByteView(t)), 1);
+  EXPECT_EQ(p.GetItem(2).status().message(), "line pointer out of range");
+  p.MarkDead(1);
+  EXPECT_EQ(p.GetItem(1).status().message(), "line pointer not normal");
+  p.SetItemId(1, ItemId{8190, LpFlags::kNormal, 24});
+  EXPECT_EQ(p.GetItem(1).status().message(), "item outside page");
+}
+
+TEST(ChecksumTest, NeverZeroAndDependsOnBlockAndChecksumFieldIgnored) {
+  HeapPage p;
+  const uint16_t c0 = PageChecksum(p.bytes(), 0);
+  EXPECT_NE(c0, 0);
+  EXPECT_NE(PageChecksum(p.bytes(), 1), c0);
+  p.SetChecksum(0);
+  EXPECT_EQ(p.checksum(), c0);
+  EXPECT_EQ(PageChecksum(p.bytes(), 0), c0);  // pd_checksum counts as zero
+}
+
+TEST(VerifyTest, AllZeroPageIsNew) {
+  StatusOr<HeapPage> p = HeapPage::FromBytes(ByteView(std::vector<uint8_t>(kPageSize, 0)));
+  ASSERT_TRUE(p.ok());
+  EXPECT_TRUE(Checks(*p).empty());
+}
+
+TEST(VerifyTest, HeaderProblems) {
+  HeapPage p;
+  StoreLE16(p.mutable_data() + kOffPageSizeVersion, 0x2005);
+  StoreLE16(p.mutable_data() + kOffFlags, 0x10);
+  EXPECT_EQ(Checks(p), (std::vector<std::string>{"0: bad page size or version",
+                                                 "0: unknown flag bits"}));
+  HeapPage q;
+  StoreLE16(q.mutable_data() + kOffUpper, 20);
+  EXPECT_EQ(Checks(q), (std::vector<std::string>{"0: corrupted page pointers"}));
+  HeapPage r;
+  StoreLE16(r.mutable_data() + kOffSpecial, 8188);
+  StoreLE16(r.mutable_data() + kOffUpper, 8188);
+  StoreLE16(r.mutable_data() + kOffLower, 26);
+  EXPECT_EQ(Checks(r), (std::vector<std::string>{"0: pd_special not maxaligned",
+                                                 "0: heap page has special space",
+                                                 "0: pd_lower not at a line pointer boundary"}));
+}
+
+TEST(VerifyTest, ChecksumMismatchOnlyWhenExpected) {
+  HeapPage p;
+  std::vector<uint8_t> t = TupleOfLength(40);
+  ASSERT_EQ(*p.AddItem(ByteView(t)), 1);
+  p.SetChecksum(0);
+  VerifyOptions o;
+  o.expect_checksum = true;
+  EXPECT_TRUE(Checks(p, o).empty());
+  p.mutable_data()[8000] ^= 1;
+  ASSERT_EQ(Checks(p, o).size(), 1u);
+  EXPECT_EQ(Checks(p, o)[0].rfind("0: checksum mismatch", 0), 0u);
+  EXPECT_TRUE(Checks(p).empty());
+}
+
+TEST(VerifyTest, LinePointerProblems) {
+  HeapPage p;
+  std::vector<uint8_t> t = TupleOfLength(40);
+  for (int i = 0; i < 6; ++i) ASSERT_TRUE(p.AddItem(ByteView(t)).ok());
+  p.SetItemId(1, ItemId{100, LpFlags::kUnused, 0});
+  p.SetItemId(2, ItemId{3, LpFlags::kRedirect, 4});
+  p.SetItemId(3, ItemId{9, LpFlags::kRedirect, 0});
+  p.SetItemId(4, ItemId{static_cast<uint16_t>(p.GetItemId(4).off + 4), LpFlags::kNormal, 40});
+  p.SetItemId(5, ItemId{8184, LpFlags::kNormal, 40});
+  p.SetItemId(6, ItemId{8192 - 48, LpFlags::kNormal, 0});
+  EXPECT_EQ(Checks(p), (std::vector<std::string>{
+                           "1: unused line pointer has storage",
+                           "2: redirect has length",
+                           "2: redirect to a line pointer that is not normal",
+                           "3: redirect target out of range",
+                           "4: item not maxaligned",
+                           "5: item past pd_special",
+                           "6: normal line pointer has no length",
+                       }));
+}
+
+TEST(VerifyTest, OverlappingItems) {
+  HeapPage p;
+  std::vector<uint8_t> t = TupleOfLength(40);
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(p.AddItem(ByteView(t)).ok());
+  p.SetItemId(2, ItemId{static_cast<uint16_t>(p.GetItemId(1).off - 8), LpFlags::kNormal, 40});
+  // Item 2 starts 8 bytes before item 1, so its header is read from the wrong bytes too.
+  EXPECT_EQ(Checks(p), (std::vector<std::string>{"2: tuple: t_hoff mismatch", "0: items overlap"}));
+}
+
+TEST(VerifyTest, TupleProblemsNamedWithTheirLinePointer) {
+  HeapPage p;
+  std::vector<uint8_t> t = TupleOfLength(40);
+  t[tuple::kOffHoff] = 32;
+  ASSERT_EQ(*p.AddItem(ByteView(t)), 1);
+  EXPECT_EQ(Checks(p), (std::vector<std::string>{"1: tuple: t_hoff mismatch"}));
+  std::vector<uint8_t> short_item(10, 0);
+  HeapPage q;
+  ASSERT_EQ(*q.AddItem(ByteView(short_item)), 1);
+  EXPECT_EQ(Checks(q), (std::vector<std::string>{"1: tuple: tuple shorter than header"}));
+}
+
+TEST(RelationFillerTest, InsertExtendsWhenFull) {
+  RelationFiller f(true);
+  std::vector<uint8_t> t = TupleOfLength(2100);
+  std::vector<Tid> tids;
+  for (int i = 0; i < 7; ++i) tids.push_back(*f.Insert(ByteView(t)));
+  EXPECT_EQ(f.pages(), 3u);
+  EXPECT_EQ(tids[3], (Tid{1, 1}));
+  EXPECT_EQ(tids[6], (Tid{2, 1}));
+  for (size_t b = 0; b < f.pages(); ++b) {
+    EXPECT_TRUE(VerifyHeapPage(f.page_images()[b].bytes(), b).empty());
+  }
+}
+
+TEST(RelationFillerTest, UpdateStaysOnPageThenTargetThenExtends) {
+  RelationFiller f(true);
+  std::vector<uint8_t> small = TupleOfLength(1500), big = TupleOfLength(3000);
+  Tid a = *f.Insert(ByteView(small));  // page 0: 1504 bytes used
+  Tid b = *f.Insert(ByteView(big));    // page 0: 4504
+  EXPECT_EQ(*f.Update(a, ByteView(big)), (Tid{0, 3}));  // fits on page 0
+  EXPECT_EQ(*f.Update(b, ByteView(big)), (Tid{1, 1}));  // no room: extends
+  EXPECT_EQ(*f.Update(a, ByteView(small)), (Tid{1, 2}));  // page 0 full: goes to the target
+  EXPECT_EQ(f.pages(), 2u);
+  EXPECT_TRUE(f.Update(Tid{5, 1}, ByteView(small)).status().IsInvalidArgument());
+  // The old version points at its new one.
+  ByteView old = *f.page_images()[0].GetItem(2);
+  EXPECT_EQ(LoadLE16(old.data + tuple::kOffCtid + 4), 1);
+  EXPECT_EQ(LoadLE16(old.data + tuple::kOffCtid + 2), 1);
+}
+
+}  // namespace
+}  // namespace pgstore::page

@@ -1,0 +1,144 @@
+#include "storage/page/verify.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "storage/page/checksum.h"
+#include "storage/page/heap_page.h"
+#include "storage/tuple/deform.h"
+#include "storage/tuple/tuple_header.h"
+
+namespace pgstore::page {
+namespace {
+
+bool AllZero(ByteView page) {
+  return std::all_of(page.begin(), page.end(), [](uint8_t b) { return b == 0; });
+}
+
+class Verifier {
+ public:
+  Verifier(const HeapPage& page, uint32_t blkno, const VerifyOptions& options)
+      : page_(page), blkno_(blkno), options_(options) {}
+
+  std::vector<PageProblem> Run() {
+    if (AllZero(page_.bytes())) return {};
+    const bool pointers_ok = CheckHeader();
+    if (pointers_ok) CheckLinePointers();
+    return std::move(problems_);
+  }
+
+ private:
+  void Report(int lp, std::string check) { problems_.push_back({lp, std::move(check)}); }
+
+  // Returns whether the line pointer array can be walked.
+  bool CheckHeader() {
+    if (LoadLE16(page_.bytes().data + kOffPageSizeVersion) != kPageSizeVersion) {
+      Report(0, "bad page size or version");
+    }
+    if (page_.flags() & ~kValidFlagBits) Report(0, "unknown flag bits");
+    if (options_.expect_checksum) {
+      const uint16_t want = PageChecksum(page_.bytes(), blkno_);
+      if (want != page_.checksum()) {
+        Report(0, "checksum mismatch (calculated " + std::to_string(want) + ", stored " +
+                      std::to_string(page_.checksum()) + ")");
+      }
+    }
+    const size_t lower = page_.lower(), upper = page_.upper(), special = page_.special();
+    if (!(kPageHeaderSize <= lower && lower <= upper && upper <= special &&
+          special <= kPageSize)) {
+      Report(0, "corrupted page pointers");
+      return false;
+    }
+    if (special != PageMaxAlign(special)) Report(0, "pd_special not maxaligned");
+    if (special != kPageSize) Report(0, "heap page has special space");
+    if ((lower - kPageHeaderSize) % kItemIdSize != 0) {
+      Report(0, "pd_lower not at a line pointer boundary");
+    }
+    if (page_.MaxOffset() > kMaxHeapTuplesPerPage) Report(0, "too many line pointers");
+    return true;
+  }
+
+  void CheckLinePointers() {
+    std::vector<std::pair<size_t, size_t>> extents;  // [start, end) of every item with storage
+    for (int lp = 1; lp <= page_.MaxOffset(); ++lp) {
+      const ItemId id = page_.GetItemId(lp);
+      switch (id.flags) {
+        case LpFlags::kUnused:
+          if (id.len != 0 || id.off != 0) Report(lp, "unused line pointer has storage");
+          break;
+        case LpFlags::kRedirect:
+          CheckRedirect(lp, id);
+          break;
+        case LpFlags::kDead:
+          if (id.len != 0 && CheckStorage(lp, id)) extents.emplace_back(id.off, id.off + id.len);
+          break;
+        case LpFlags::kNormal:
+          if (id.len == 0) {
+            Report(lp, "normal line pointer has no length");
+          } else if (CheckStorage(lp, id)) {
+            extents.emplace_back(id.off, id.off + id.len);
+            CheckTuple(lp, id);
+          }
+          break;
+      }
+    }
+    std::sort(extents.begin(), extents.end());
+    for (size_t i = 1; i < extents.size(); ++i) {
+      if (extents[i].first < extents[i - 1].second) {
+        Report(0, "items overlap");
+        break;
+      }
+    }
+  }
+
+  void CheckRedirect(int lp, ItemId id) {
+    if (id.len != 0) Report(lp, "redirect has length");
+    if (id.off < kFirstOffsetNumber || id.off > page_.MaxOffset()) {
+      Report(lp, "redirect target out of range");
+    } else if (page_.GetItemId(id.off).flags != LpFlags::kNormal) {
+      Report(lp, "redirect to a line pointer that is not normal");
+    }
+  }
+
+  // Whether the item lies inside the tuple space; reports why not.
+  bool CheckStorage(int lp, ItemId id) {
+    bool ok = true;
+    if (id.off != PageMaxAlign(id.off)) {
+      Report(lp, "item not maxaligned");
+      ok = false;
+    }
+    if (id.off < page_.upper()) {
+      Report(lp, "item below pd_upper");
+      ok = false;
+    }
+    if (static_cast<size_t>(id.off) + id.len > page_.special()) {
+      Report(lp, "item past pd_special");
+      ok = false;
+    }
+    return ok;
+  }
+
+  void CheckTuple(int lp, ItemId id) {
+    const ByteView tuple = page_.bytes().Sub(id.off, id.len);
+    const Status s = options_.desc != nullptr
+                         ? tuple::DeformHeapTuple(tuple, *options_.desc).status()
+                         : tuple::ParseTupleHeader(tuple).status();
+    if (!s.ok()) Report(lp, "tuple: " + s.message());
+  }
+
+  const HeapPage& page_;
+  const uint32_t blkno_;
+  const VerifyOptions& options_;
+  std::vector<PageProblem> problems_;
+};
+
+}  // namespace
+
+std::vector<PageProblem> VerifyHeapPage(ByteView page, uint32_t blkno,
+                                        const VerifyOptions& options) {
+  StatusOr<HeapPage> p = HeapPage::FromBytes(page);
+  if (!p.ok()) return {{0, "page is not 8192 bytes"}};
+  return Verifier(*p, blkno, options).Run();
+}
+
+}  // namespace pgstore::page

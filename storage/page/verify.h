@@ -1,0 +1,41 @@
+// A verifier for heap pages read from disk: reports every inconsistency it finds, each with the
+// line pointer it concerns (0 for the page header) and a short phrase naming the failed check.
+//
+// Page header: "bad page size or version", "unknown flag bits", "corrupted page pointers" (24 <=
+// pd_lower <= pd_upper <= pd_special <= 8192), "pd_special not maxaligned", "heap page has special
+// space", "pd_lower not at a line pointer boundary", "too many line pointers", "checksum mismatch"
+// (only when checksums are expected). An all-zero page is a valid new page.
+// Line pointers: "unused line pointer has storage", "redirect has length", "redirect target out
+// of range", "redirect to a line pointer that is not normal", "normal line pointer has no length",
+// "item not maxaligned", "item below pd_upper", "item past pd_special", "items overlap", and for
+// normal items the tuple header checks (tuple_header.h) and, given a descriptor, the deform checks
+// (deform.h), prefixed "tuple: ".
+#ifndef PGSTORE_STORAGE_PAGE_VERIFY_H_
+#define PGSTORE_STORAGE_PAGE_VERIFY_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "storage/common/bytes.h"
+#include "storage/tuple/tuple_desc.h"
+
+namespace pgstore::page {
+
+struct PageProblem {
+  int lp = 0;         // line pointer (1-based), 0 for the page header
+  std::string check;  // the failed check
+};
+
+struct VerifyOptions {
+  bool expect_checksum = false;              // data checksums enabled: pd_checksum must match
+  const tuple::TupleDesc* desc = nullptr;    // if set, every normal tuple is deformed too
+};
+
+// REQUIRES: page.size == kPageSize.
+std::vector<PageProblem> VerifyHeapPage(ByteView page, uint32_t blkno,
+                                        const VerifyOptions& options = {});
+
+}  // namespace pgstore::page
+
+#endif  // PGSTORE_STORAGE_PAGE_VERIFY_H_
