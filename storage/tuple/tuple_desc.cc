@@ -58,6 +58,13 @@ int64_t DaysSince2000(int64_t y, int64_t m, int64_t d) {
   return era * 146097 + doe - 719468 - 10957;  // 1970-01-01 based, then shifted to 2000-01-01
 }
 
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 }  // namespace
 
 size_t Attribute::alignment() const {
@@ -135,6 +142,15 @@ StatusOr<std::vector<uint8_t>> TupleDesc::ParseValue(const Attribute& attr,
       return bad();
     }
     return LittleEndian(static_cast<uint64_t>(DaysSince2000(y, m, d)), 4);
+  }
+  if (type == "bytea" && text.rfind("\\x", 0) == 0) {  // PostgreSQL's hex format
+    std::vector<uint8_t> bytes;
+    for (size_t i = 2; i < text.size(); i += 2) {
+      const int hi = HexDigit(text[i]), lo = i + 1 < text.size() ? HexDigit(text[i + 1]) : -1;
+      if (hi < 0 || lo < 0) return bad();
+      bytes.push_back(static_cast<uint8_t>(hi << 4 | lo));
+    }
+    return MakeVarlena(ByteView(bytes));
   }
   if (type == "text" || type == "varchar" || type == "bpchar" || type == "bytea") {
     return MakeVarlena(ByteView::FromString(text));

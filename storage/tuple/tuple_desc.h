@@ -49,7 +49,7 @@ class TupleDesc {
 
   // "int4,text,dropped:int8,int4=42": comma-separated type names; "dropped:" marks a dropped
   // attribute; "=VALUE" gives a missing default, parsed for the fixed-length integer, bool, "char",
-  // oid and date types and the text-like types (text, varchar, bpchar, bytea as its characters).
+  // oid and date types, the text-like types (text, varchar, bpchar) and bytea (\x hex or characters).
   static StatusOr<TupleDesc> FromSchema(const std::string& schema);
   // The bytes a value of `attr`'s type written in SQL text has, for the types FromSchema parses.
   static StatusOr<std::vector<uint8_t>> ParseValue(const Attribute& attr, const std::string& text);
