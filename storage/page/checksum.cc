@@ -23,7 +23,7 @@ inline uint32_t Mix(uint32_t sum, uint32_t value) {
 
 }  // namespace
 
-uint16_t PageChecksum(ByteView page, uint32_t blkno) {
+uint32_t PageChecksumUnreduced(ByteView page, uint32_t blkno) {
   assert(page.size == kPageSize);
   uint32_t sums[kNumSums];
   for (int j = 0; j < kNumSums; ++j) sums[j] = kBaseOffsets[j];
@@ -42,8 +42,11 @@ uint16_t PageChecksum(ByteView page, uint32_t blkno) {
   }
   uint32_t result = 0;
   for (int j = 0; j < kNumSums; ++j) result ^= sums[j];
-  result ^= blkno;
-  return static_cast<uint16_t>(result % 65535 + 1);
+  return result ^ blkno;
+}
+
+uint16_t PageChecksum(ByteView page, uint32_t blkno) {
+  return static_cast<uint16_t>(PageChecksumUnreduced(page, blkno) % 65535 + 1);
 }
 
 }  // namespace pgstore::page

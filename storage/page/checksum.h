@@ -16,6 +16,11 @@ namespace pgstore::page {
 // REQUIRES: page.size == kPageSize.
 uint16_t PageChecksum(ByteView page, uint32_t blkno);
 
+// The 32-bit hash before the (x % 65535) + 1 reduction. The reduction maps about 1 in 65535
+// single-bit changes of a page to an unchanged checksum; the unreduced hash shows whether the
+// change reached the hash at all.
+uint32_t PageChecksumUnreduced(ByteView page, uint32_t blkno);
+
 }  // namespace pgstore::page
 
 #endif  // PGSTORE_STORAGE_PAGE_CHECKSUM_H_
