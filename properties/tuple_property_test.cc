@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "properties/generators/tuple_generators.h"
+#include "properties/generators/tuple_model_adapter.h"
 #include "properties/models/tuple_model.h"
 #include "storage/tuple/deform.h"
 #include "storage/tuple/form.h"
@@ -22,30 +23,9 @@ using generators::TupleCase;
 constexpr TrailingNulls kModes[] = {TrailingNulls::kOff, TrailingNulls::kKeepBitmap,
                                     TrailingNulls::kDropBitmap};
 
-std::vector<models::ModelAttr> ModelAttrs(const TupleDesc& desc) {
-  std::vector<models::ModelAttr> out;
-  for (const Attribute& a : desc.attrs()) {
-    models::ModelAttr m;
-    m.len = a.attlen;
-    m.align = static_cast<int>(a.alignment());
-    m.packable = a.is_varlena() && a.attstorage != 'p';
-    m.has_missing = a.atthasmissing;
-    m.missing = a.missing_value;
-    out.push_back(m);
-  }
-  return out;
-}
+using generators::ModelAttrsOf;
 
-models::ModelTruncation ModelMode(TrailingNulls m) {
-  switch (m) {
-    case TrailingNulls::kKeepBitmap:
-      return models::ModelTruncation::kKeepBitmap;
-    case TrailingNulls::kDropBitmap:
-      return models::ModelTruncation::kDropBitmap;
-    default:
-      return models::ModelTruncation::kOff;
-  }
-}
+models::ModelTruncation ModelMode(TrailingNulls m) { return generators::ModelTruncationOf(m); }
 
 // The row as it reads back: short varlenas widened (packing is invisible to SQL).
 OwnedRow Canonical(const TupleDesc& desc, const OwnedRow& row) {
@@ -90,7 +70,7 @@ RC_GTEST_PROP(TupleProperty, FormMatchesModelByteForByte, ()) {
   const TupleCase c = *genTupleCase();
   for (TrailingNulls mode : kModes) {
     RC_ASSERT(MustForm(c, mode) ==
-              models::ModelFormTuple(ModelAttrs(c.desc), c.values, ModelMode(mode)));
+              models::ModelFormTuple(ModelAttrsOf(c.desc), c.values, ModelMode(mode)));
   }
 }
 
@@ -164,7 +144,7 @@ RC_GTEST_PROP(TupleProperty, DeformOfDamagedTupleMatchesModel, ()) {
     }
   }
   StatusOr<std::vector<Datum>> ours = DeformHeapTuple(ByteView(t), c.desc);
-  std::optional<models::ModelRow> model = models::ModelDeformTuple(ModelAttrs(c.desc), t);
+  std::optional<models::ModelRow> model = models::ModelDeformTuple(ModelAttrsOf(c.desc), t);
   RC_TAG(ours.ok() ? "accepted" : ours.status().message());
   RC_ASSERT(ours.ok() == model.has_value());
   if (ours.ok()) RC_ASSERT(Owned(*ours) == *model);
