@@ -24,7 +24,9 @@ Status CheckValue(const Attribute& a, int i, ByteView v) {
     if (!size.ok()) return BadAttribute(i, size.status().message());
     if (*size != v.size) return BadAttribute(i, "varlena size does not match its bytes");
   } else if (a.is_cstring()) {
-    if (std::memchr(v.data, 0, v.size) != nullptr) return BadAttribute(i, "NUL inside cstring");
+    if (v.size > 0 && std::memchr(v.data, 0, v.size) != nullptr) {
+      return BadAttribute(i, "NUL inside cstring");
+    }
   } else {
     return BadAttribute(i, "bad attlen " + std::to_string(a.attlen));
   }
