@@ -17,6 +17,12 @@ static_assert(sizeof(void*) == 8, "pgstore assumes a 64-bit build (MAXALIGN 8)")
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "pgstore's on-disk formats are the little-endian PostgreSQL formats");
 
+// MAXALIGN on a 64-bit build: tuples on a page, t_hoff and line pointer offsets are multiples of 8.
+inline constexpr size_t kMaxAlign = 8;
+// n rounded up to a multiple of a. REQUIRES: a is a power of two.
+constexpr size_t AlignTo(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
+constexpr size_t MaxAlign(size_t n) { return AlignTo(n, kMaxAlign); }
+
 struct ByteView {
   const uint8_t* data = nullptr;
   size_t size = 0;

@@ -3,11 +3,11 @@
 #include <cstring>
 
 #include "storage/page/checksum.h"
+#include "storage/tuple/heap_tuple_format.h"
 
 namespace pgstore::page {
-namespace {
-constexpr size_t kMaxHeapTupleSize = kPageSize - PageMaxAlign(kPageHeaderSize + kItemIdSize);
-}  // namespace
+
+using tuple::kMaxHeapTupleSize;
 
 HeapPage::HeapPage() {
   SetField16(kOffLower, kPageHeaderSize);

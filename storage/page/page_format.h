@@ -20,6 +20,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "storage/common/bytes.h"
+
 namespace pgstore::page {
 
 inline constexpr size_t kPageSize = 8192;         // BLCKSZ
@@ -27,7 +29,6 @@ inline constexpr size_t kPageHeaderSize = 24;     // SizeOfPageHeaderData
 inline constexpr size_t kItemIdSize = 4;          // sizeof(ItemIdData)
 inline constexpr uint16_t kLayoutVersion = 4;     // PG_PAGE_LAYOUT_VERSION
 inline constexpr uint16_t kPageSizeVersion = kPageSize | kLayoutVersion;  // 0x2004
-inline constexpr size_t kMaxAlign = 8;
 
 // Header field offsets.
 inline constexpr size_t kOffLsn = 0;
@@ -55,8 +56,6 @@ inline constexpr size_t kMaxItemField = 0x7FFF;                       // 15-bit 
 // MaxHeapTuplesPerPage: (8192 - 24) / (MAXALIGN(23) + 4).
 inline constexpr int kMaxHeapTuplesPerPage = (kPageSize - kPageHeaderSize) / (24 + kItemIdSize);
 static_assert(kMaxHeapTuplesPerPage == 291, "MaxHeapTuplesPerPage");
-
-constexpr size_t PageMaxAlign(size_t n) { return (n + kMaxAlign - 1) & ~(kMaxAlign - 1); }
 
 struct ItemId {
   uint16_t off = 0;

@@ -31,7 +31,7 @@ struct PageSpace {
   bool Reserve(size_t size, bool new_line_pointer) {
     if (new_line_pointer && line_pointers() >= kMaxHeapTuplesPerPage) return false;
     const size_t new_lower = lower + (new_line_pointer ? kItemIdSize : 0);
-    const size_t aligned = PageMaxAlign(size);
+    const size_t aligned = MaxAlign(size);
     if (aligned > upper || new_lower > upper - aligned) return false;
     lower = new_lower;
     upper -= aligned;

@@ -218,6 +218,9 @@ TEST(RelationFillerTest, UpdateStaysOnPageThenTargetThenExtends) {
   EXPECT_EQ(*f.Update(b, ByteView(big)), (Tid{1, 1}));  // no room: extends
   EXPECT_EQ(*f.Update(a, ByteView(small)), (Tid{1, 2}));  // page 0 full: goes to the target
   EXPECT_EQ(f.pages(), 2u);
+  // Page 0 has 648 bytes free: a small new version stays there although the target is page 1.
+  std::vector<uint8_t> tiny = TupleOfLength(100);
+  EXPECT_EQ(*f.Update(Tid{0, 3}, ByteView(tiny)), (Tid{0, 4}));
   EXPECT_TRUE(f.Update(Tid{5, 1}, ByteView(small)).status().IsInvalidArgument());
   // The old version points at its new one.
   ByteView old = *f.page_images()[0].GetItem(2);

@@ -26,7 +26,7 @@ void SetXmax(HeapPage* page, uint16_t offnum) {
 
 bool RelationFiller::Fits(uint32_t block, size_t len) const {
   // No vacuum: no page has an unused line pointer.
-  return PageMaxAlign(len) <= space_[block].HeapFreeSpace(false);
+  return MaxAlign(len) <= space_[block].HeapFreeSpace(false);
 }
 
 uint32_t RelationFiller::Extend() {

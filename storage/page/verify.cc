@@ -49,7 +49,7 @@ class Verifier {
       Report(0, "corrupted page pointers");
       return false;
     }
-    if (special != PageMaxAlign(special)) Report(0, "pd_special not maxaligned");
+    if (special != MaxAlign(special)) Report(0, "pd_special not maxaligned");
     if (special != kPageSize) Report(0, "heap page has special space");
     if ((lower - kPageHeaderSize) % kItemIdSize != 0) {
       Report(0, "pd_lower not at a line pointer boundary");
@@ -103,7 +103,7 @@ class Verifier {
   // Whether the item lies inside the tuple space; reports why not.
   bool CheckStorage(int lp, ItemId id) {
     bool ok = true;
-    if (id.off != PageMaxAlign(id.off)) {
+    if (id.off != MaxAlign(id.off)) {
       Report(lp, "item not maxaligned");
       ok = false;
     }

@@ -19,11 +19,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "storage/common/bytes.h"
+
 namespace pgstore::tuple {
 
-inline constexpr size_t kMaxAlign = 8;  // MAXALIGN on a 64-bit build
-constexpr size_t MaxAlign(size_t n) { return (n + kMaxAlign - 1) & ~(kMaxAlign - 1); }
-constexpr size_t AlignTo(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
 
 // Header field offsets (SizeofHeapTupleHeader = offsetof(t_bits) = 23).
 inline constexpr size_t kOffXmin = 0;

@@ -31,7 +31,7 @@ std::string TupleColumns(ByteView item) {
                   "," + std::to_string(LoadLE16(p + tuple::kOffCtid + 4)) + ")\t" +
                   std::to_string(infomask2) + "\t" + std::to_string(infomask) + "\t" +
                   std::to_string(hoff) + "\t";
-  if (hoff < tuple::kHeaderSize || hoff > item.size || hoff != tuple::MaxAlign(hoff)) {
+  if (hoff < tuple::kHeaderSize || hoff > item.size || hoff != MaxAlign(hoff)) {
     return s + "\t";
   }
   if (infomask & tuple::kHasNull) {
@@ -68,7 +68,7 @@ void HeapPageItems(ByteView bytes, uint32_t blkno, Report* out) {
     std::string line = std::to_string(blkno) + "\t" + std::to_string(lp) + "\t" +
                        std::to_string(id.off) + "\t" + std::to_string(static_cast<int>(id.flags)) +
                        "\t" + std::to_string(id.len) + "\t";
-    if (id.len != 0 && id.len >= tuple::kMinHeapTupleSize && id.off == tuple::MaxAlign(id.off) &&
+    if (id.len != 0 && id.len >= tuple::kMinHeapTupleSize && id.off == MaxAlign(id.off) &&
         static_cast<size_t>(id.off) + id.len <= bytes.size) {
       line += TupleColumns(bytes.Sub(id.off, id.len));
     } else {
