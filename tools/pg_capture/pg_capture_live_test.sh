@@ -19,5 +19,5 @@ for dir in "$out"/*/; do
   cmp "$dir/ours.split" "$dir/split.tsv" || { echo "$t: split differs"; diff "$dir/ours.split" "$dir/split.tsv" | head; exit 1; }
   tables=$((tables + 1))
 done
-[ "$tables" -eq 5 ] || { echo "expected 5 tables, got $tables"; exit 1; }
+[ "$tables" -eq 6 ] || { echo "expected 6 tables, got $tables"; exit 1; }
 echo "pg_capture_live_test: $tables tables captured from PostgreSQL 15 and listed identically"

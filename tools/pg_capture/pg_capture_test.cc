@@ -233,7 +233,7 @@ TEST_P(PgCaptureTest, StoredValuesMatchRowText) {
 INSTANTIATE_TEST_SUITE_P(Captures, PgCaptureTest, testing::ValuesIn(Tables()));
 
 TEST(PgCaptureSet, AllTablesPresent) {
-  EXPECT_EQ(Tables().size(), 5u);
+  EXPECT_EQ(Tables().size(), 6u);
 }
 
 }  // namespace
