@@ -65,12 +65,14 @@ Status FormHeapTupleInto(const TupleDesc& desc, const std::vector<Datum>& values
   }
   const int natts = StoredAttributeCount(desc, values, options.trailing_nulls);
   bool any_null = false, stored_null = false;
+  size_t bound = 0;  // at least the data length: every value plus its widest padding
   for (int i = 0; i < desc.natts(); ++i) {
     if (!values[i].has_value()) {
       any_null = true;
       stored_null |= i < natts;
     } else {
       PGSTORE_RETURN_IF_ERROR(CheckValue(desc.attr(i), i, *values[i]));
+      bound += values[i]->size + kMaxAlign;
     }
   }
   const bool has_bitmap =
@@ -78,7 +80,9 @@ Status FormHeapTupleInto(const TupleDesc& desc, const std::vector<Datum>& values
 
   TupleHeader h;
   h.hoff = static_cast<uint8_t>(HeaderLength(natts, has_bitmap));
-  out->assign(h.hoff, 0);
+  out->clear();
+  out->reserve(h.hoff + bound);
+  out->resize(h.hoff, 0);
   uint16_t flags = has_bitmap ? kHasNull : 0;
   for (int i = 0; i < natts; ++i) {
     if (!values[i].has_value()) continue;
@@ -102,8 +106,9 @@ Status FormHeapTupleInto(const TupleDesc& desc, const std::vector<Datum>& values
       out->insert(out->end(), v.begin(), v.end());
       out->push_back(0);
     } else {
-      ZeroPadTo(a.alignment(), out);
-      out->insert(out->end(), v.begin(), v.end());
+      const size_t at = AlignTo(out->size(), a.alignment());
+      out->resize(at + v.size, 0);
+      std::memcpy(out->data() + at, v.data, v.size);
     }
     if (out->size() > kMaxFormedTupleSize) return Status::InvalidArgument("tuple too large");
   }

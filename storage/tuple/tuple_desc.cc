@@ -196,11 +196,13 @@ StatusOr<TupleDesc> TupleDesc::FromSchema(const std::string& schema) {
   return TupleDesc(std::move(attrs));
 }
 
-int TupleDesc::LastMissingAttribute() const {
+TupleDesc::TupleDesc(std::vector<Attribute> attrs) : attrs_(std::move(attrs)) {
   for (int i = natts() - 1; i >= 0; --i) {
-    if (attrs_[i].atthasmissing) return i;
+    if (attrs_[i].atthasmissing) {
+      last_missing_ = i;
+      break;
+    }
   }
-  return -1;
 }
 
 }  // namespace pgstore::tuple

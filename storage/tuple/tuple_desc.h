@@ -45,7 +45,7 @@ StatusOr<Attribute> AttributeForType(const std::string& type_name);
 class TupleDesc {
  public:
   TupleDesc() = default;
-  explicit TupleDesc(std::vector<Attribute> attrs) : attrs_(std::move(attrs)) {}
+  explicit TupleDesc(std::vector<Attribute> attrs);
 
   // "int4,text,dropped:int8,int4=42": comma-separated type names; "dropped:" marks a dropped
   // attribute; "=VALUE" gives a missing default, parsed for the fixed-length integer, bool, "char",
@@ -57,11 +57,12 @@ class TupleDesc {
   int natts() const { return static_cast<int>(attrs_.size()); }
   const Attribute& attr(int i) const { return attrs_[i]; }
   const std::vector<Attribute>& attrs() const { return attrs_; }
-  // Index of the last attribute with a missing default, or -1.
-  int LastMissingAttribute() const;
+  // Index of the last attribute with a missing default, or -1 (computed once).
+  int LastMissingAttribute() const { return last_missing_; }
 
  private:
   std::vector<Attribute> attrs_;
+  int last_missing_ = -1;
 };
 
 }  // namespace pgstore::tuple
