@@ -49,8 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_ASSERT(split.lines.size() + split.errors.size() == normal);
   (void)pg.HeapFreeSpace();
 
-  const std::vector<uint8_t> item = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
-                                     18, 19, 20, 21, 22, 23, 24};
+  const std::vector<uint8_t> item = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
+                                     13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24};
   StatusOr<uint16_t> off = pg.AddItem(ByteView(item));
   if (problems.empty() && off.ok() && *off != page::kInvalidOffsetNumber) {
     StatusOr<ByteView> back = pg.GetItem(*off);

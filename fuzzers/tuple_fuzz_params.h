@@ -23,9 +23,9 @@
 namespace pgstore::fuzz {
 
 inline tuple::Attribute AttributeOfKind(int kind) {
-  static const char* const kTypes[16] = {"int2",    "int4",  "int8",    "bool", "float4", "name",
-                                         "uuid",    "text",  "numeric", "float8[]", "bytea",
-                                         "cstring", nullptr, nullptr,   "\"char\"", "timestamp"};
+  static const char* const kTypes[16] = {
+      "int2",    "int4",     "int8",  "bool",    "float4", "name",  "uuid",     "text",
+      "numeric", "float8[]", "bytea", "cstring", nullptr,  nullptr, "\"char\"", "timestamp"};
   tuple::Attribute a;
   if (kTypes[kind] != nullptr) {
     a = *tuple::AttributeForType(kTypes[kind]);

@@ -41,9 +41,9 @@ RelationFiller FillRelation(const tuple::TupleDesc& desc, int rows, int updates)
   std::vector<Tid> tids;
   for (int i = 0; i < rows; ++i) {
     tuple::FormOptions o;
-    o.trailing_nulls = *rc::gen::element(tuple::TrailingNulls::kOff,
-                                         tuple::TrailingNulls::kKeepBitmap,
-                                         tuple::TrailingNulls::kDropBitmap);
+    o.trailing_nulls =
+        *rc::gen::element(tuple::TrailingNulls::kOff, tuple::TrailingNulls::kKeepBitmap,
+                          tuple::TrailingNulls::kDropBitmap);
     const generators::OwnedRow row = generators::GenRow(desc);
     StatusOr<std::vector<uint8_t>> t = tuple::FormHeapTuple(desc, tuple::DatumsOf(row), o);
     RC_ASSERT(t.ok());
@@ -88,8 +88,8 @@ RC_GTEST_PROP(PageProperty, ChecksumMatchesPostgres, ()) {
   std::vector<uint8_t> bytes = *rc::gen::oneOf(
       rc::gen::container<std::vector<uint8_t>>(kPageSize, rc::gen::arbitrary<uint8_t>()),
       rc::gen::just(std::vector<uint8_t>(kPageSize, 0)));
-  const uint32_t blkno = *rc::gen::oneOf(rc::gen::arbitrary<uint32_t>(),
-                                         rc::gen::element<uint32_t>(0, 1, 0xFFFFFFFE));
+  const uint32_t blkno =
+      *rc::gen::oneOf(rc::gen::arbitrary<uint32_t>(), rc::gen::element<uint32_t>(0, 1, 0xFFFFFFFE));
   const uint16_t ours = PageChecksum(ByteView(bytes), blkno);
   RC_ASSERT(ours == PgChecksumPage(bytes.data(), blkno));
 }
@@ -119,7 +119,8 @@ RC_GTEST_PROP(PageProperty, ChecksumHashChangesOnEverySingleBitFlip, ()) {
 TEST(PageChecksum, AlmostEverySingleBitFlipChangesTheChecksum) {
   for (uint32_t blkno : {0u, 1u, 12345u}) {
     std::vector<uint8_t> bytes(kPageSize);
-    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 2654435761u >> 13);
+    for (size_t i = 0; i < bytes.size(); ++i)
+      bytes[i] = static_cast<uint8_t>(i * 2654435761u >> 13);
     const uint16_t checksum = PageChecksum(ByteView(bytes), blkno);
     int unchanged = 0;
     for (size_t bit = 0; bit < kPageSize * 8; ++bit) {
@@ -160,9 +161,8 @@ RC_GTEST_PROP(PageProperty, VerifierReportsEachCorruption, ()) {
   o.expect_checksum = true;
   const std::vector<PageProblem> problems = VerifyHeapPage(page.bytes(), 7, o);
   RC_TAG(expected);
-  RC_ASSERT(std::any_of(problems.begin(), problems.end(), [&](const PageProblem& p) {
-    return p.check.rfind(expected, 0) == 0;
-  }));
+  RC_ASSERT(std::any_of(problems.begin(), problems.end(),
+                        [&](const PageProblem& p) { return p.check.rfind(expected, 0) == 0; }));
 }
 
 RC_GTEST_PROP(FillerProperty, PlacementMatchesModel, ()) {

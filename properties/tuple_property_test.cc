@@ -130,7 +130,8 @@ RC_GTEST_PROP(TupleProperty, DeformOfDamagedTupleMatchesModel, ()) {
         if (!t.empty()) t[*rc::gen::inRange<size_t>(0, t.size())] = *rc::gen::arbitrary<uint8_t>();
         break;
       case 1:  // cut a few bytes off the end
-        if (!t.empty()) t.resize(t.size() - *rc::gen::inRange<size_t>(1, std::min<size_t>(t.size(), 16) + 1));
+        if (!t.empty())
+          t.resize(t.size() - *rc::gen::inRange<size_t>(1, std::min<size_t>(t.size(), 16) + 1));
         break;
       case 2:
         t.push_back(*rc::gen::arbitrary<uint8_t>());

@@ -29,13 +29,18 @@ enum class PageCorruption {
 };
 
 inline const std::vector<PageCorruption>& AllPageCorruptions() {
-  static const std::vector<PageCorruption> all = {
-      PageCorruption::kVersion,          PageCorruption::kFlags,
-      PageCorruption::kLowerAboveUpper,  PageCorruption::kSpecialSpace,
-      PageCorruption::kUnalignedItem,    PageCorruption::kItemPastSpecial,
-      PageCorruption::kNormalWithoutLength, PageCorruption::kRedirectOutOfRange,
-      PageCorruption::kUnusedWithStorage, PageCorruption::kOverlap,
-      PageCorruption::kTupleHoff,        PageCorruption::kChecksum};
+  static const std::vector<PageCorruption> all = {PageCorruption::kVersion,
+                                                  PageCorruption::kFlags,
+                                                  PageCorruption::kLowerAboveUpper,
+                                                  PageCorruption::kSpecialSpace,
+                                                  PageCorruption::kUnalignedItem,
+                                                  PageCorruption::kItemPastSpecial,
+                                                  PageCorruption::kNormalWithoutLength,
+                                                  PageCorruption::kRedirectOutOfRange,
+                                                  PageCorruption::kUnusedWithStorage,
+                                                  PageCorruption::kOverlap,
+                                                  PageCorruption::kTupleHoff,
+                                                  PageCorruption::kChecksum};
   return all;
 }
 
@@ -69,15 +74,15 @@ inline std::string CorruptPage(PageCorruption kind, page::HeapPage* page) {
       page->SetItemId(1, ItemId{first.off, LpFlags::kNormal, 0});
       return "normal line pointer has no length";
     case PageCorruption::kRedirectOutOfRange:
-      page->SetItemId(1, ItemId{static_cast<uint16_t>(page->MaxOffset() + 1), LpFlags::kRedirect,
-                                0});
+      page->SetItemId(1,
+                      ItemId{static_cast<uint16_t>(page->MaxOffset() + 1), LpFlags::kRedirect, 0});
       return "redirect target out of range";
     case PageCorruption::kUnusedWithStorage:
       page->SetItemId(1, ItemId{first.off, LpFlags::kUnused, first.len});
       return "unused line pointer has storage";
     case PageCorruption::kOverlap:
       page->SetItemId(2, first);
-      return "items overlap";
+      return "item overlaps line pointer";
     case PageCorruption::kTupleHoff:
       p[first.off + tuple::kOffHoff] = static_cast<uint8_t>(p[first.off + tuple::kOffHoff] + 8);
       return "tuple: t_hoff mismatch";

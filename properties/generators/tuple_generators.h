@@ -100,9 +100,9 @@ inline std::vector<uint8_t> GenValue(const tuple::Attribute& a) {
 
 inline rc::Gen<tuple::TupleDesc> genTupleDesc() {
   return rc::gen::exec([] {
-    const int natts = *rc::gen::oneOf(rc::gen::inRange(0, 12),
-                                      rc::gen::element(7, 8, 9, 16, 17, 64, 72, 73, 80),
-                                      rc::gen::inRange(1, 200));
+    const int natts =
+        *rc::gen::oneOf(rc::gen::inRange(0, 12), rc::gen::element(7, 8, 9, 16, 17, 64, 72, 73, 80),
+                        rc::gen::inRange(1, 200));
     std::vector<tuple::Attribute> attrs;
     for (int i = 0; i < natts; ++i) attrs.push_back(GenAttribute());
     // Columns added later with a default: a suffix of the descriptor, sometimes.

@@ -24,10 +24,10 @@
 
 namespace pgstore::page {
 
-inline constexpr size_t kPageSize = 8192;         // BLCKSZ
-inline constexpr size_t kPageHeaderSize = 24;     // SizeOfPageHeaderData
-inline constexpr size_t kItemIdSize = 4;          // sizeof(ItemIdData)
-inline constexpr uint16_t kLayoutVersion = 4;     // PG_PAGE_LAYOUT_VERSION
+inline constexpr size_t kPageSize = 8192;                                 // BLCKSZ
+inline constexpr size_t kPageHeaderSize = 24;                             // SizeOfPageHeaderData
+inline constexpr size_t kItemIdSize = 4;                                  // sizeof(ItemIdData)
+inline constexpr uint16_t kLayoutVersion = 4;                             // PG_PAGE_LAYOUT_VERSION
 inline constexpr uint16_t kPageSizeVersion = kPageSize | kLayoutVersion;  // 0x2004
 
 // Header field offsets.
@@ -52,7 +52,7 @@ enum class LpFlags : uint8_t { kUnused = 0, kNormal = 1, kRedirect = 2, kDead = 
 inline constexpr uint16_t kInvalidOffsetNumber = 0;
 inline constexpr uint16_t kFirstOffsetNumber = 1;
 inline constexpr uint16_t kMaxOffsetNumber = kPageSize / kItemIdSize;  // 2048
-inline constexpr size_t kMaxItemField = 0x7FFF;                       // 15-bit lp_off / lp_len
+inline constexpr size_t kMaxItemField = 0x7FFF;                        // 15-bit lp_off / lp_len
 // MaxHeapTuplesPerPage: (8192 - 24) / (MAXALIGN(23) + 4).
 inline constexpr int kMaxHeapTuplesPerPage = (kPageSize - kPageHeaderSize) / (24 + kItemIdSize);
 static_assert(kMaxHeapTuplesPerPage == 291, "MaxHeapTuplesPerPage");

@@ -126,8 +126,8 @@ TEST(VerifyTest, HeaderProblems) {
   HeapPage p;
   StoreLE16(p.mutable_data() + kOffPageSizeVersion, 0x2005);
   StoreLE16(p.mutable_data() + kOffFlags, 0x10);
-  EXPECT_EQ(Checks(p), (std::vector<std::string>{"0: bad page size or version",
-                                                 "0: unknown flag bits"}));
+  EXPECT_EQ(Checks(p),
+            (std::vector<std::string>{"0: bad page size or version", "0: unknown flag bits"}));
   HeapPage q;
   StoreLE16(q.mutable_data() + kOffUpper, 20);
   EXPECT_EQ(Checks(q), (std::vector<std::string>{"0: corrupted page pointers"}));
@@ -181,7 +181,8 @@ TEST(VerifyTest, OverlappingItems) {
   for (int i = 0; i < 2; ++i) ASSERT_TRUE(p.AddItem(ByteView(t)).ok());
   p.SetItemId(2, ItemId{static_cast<uint16_t>(p.GetItemId(1).off - 8), LpFlags::kNormal, 40});
   // Item 2 starts 8 bytes before item 1, so its header is read from the wrong bytes too.
-  EXPECT_EQ(Checks(p), (std::vector<std::string>{"2: tuple: t_hoff mismatch", "0: items overlap"}));
+  EXPECT_EQ(Checks(p), (std::vector<std::string>{"2: tuple: t_hoff mismatch",
+                                                 "1: item overlaps line pointer 2"}));
 }
 
 TEST(VerifyTest, TupleProblemsNamedWithTheirLinePointer) {
@@ -212,10 +213,10 @@ TEST(RelationFillerTest, InsertExtendsWhenFull) {
 TEST(RelationFillerTest, UpdateStaysOnPageThenTargetThenExtends) {
   RelationFiller f(true);
   std::vector<uint8_t> small = TupleOfLength(1500), big = TupleOfLength(3000);
-  Tid a = *f.Insert(ByteView(small));  // page 0: 1504 bytes used
-  Tid b = *f.Insert(ByteView(big));    // page 0: 4504
-  EXPECT_EQ(*f.Update(a, ByteView(big)), (Tid{0, 3}));  // fits on page 0
-  EXPECT_EQ(*f.Update(b, ByteView(big)), (Tid{1, 1}));  // no room: extends
+  Tid a = *f.Insert(ByteView(small));                     // page 0: 1504 bytes used
+  Tid b = *f.Insert(ByteView(big));                       // page 0: 4504
+  EXPECT_EQ(*f.Update(a, ByteView(big)), (Tid{0, 3}));    // fits on page 0
+  EXPECT_EQ(*f.Update(b, ByteView(big)), (Tid{1, 1}));    // no room: extends
   EXPECT_EQ(*f.Update(a, ByteView(small)), (Tid{1, 2}));  // page 0 full: goes to the target
   EXPECT_EQ(f.pages(), 2u);
   // Page 0 has 648 bytes free: a small new version stays there although the target is page 1.

@@ -1,7 +1,6 @@
 #include "storage/page/verify.h"
 
 #include <algorithm>
-#include <utility>
 
 #include "storage/page/checksum.h"
 #include "storage/page/heap_page.h"
@@ -44,8 +43,7 @@ class Verifier {
       }
     }
     const size_t lower = page_.lower(), upper = page_.upper(), special = page_.special();
-    if (!(kPageHeaderSize <= lower && lower <= upper && upper <= special &&
-          special <= kPageSize)) {
+    if (!(kPageHeaderSize <= lower && lower <= upper && upper <= special && special <= kPageSize)) {
       Report(0, "corrupted page pointers");
       return false;
     }
@@ -59,7 +57,12 @@ class Verifier {
   }
 
   void CheckLinePointers() {
-    std::vector<std::pair<size_t, size_t>> extents;  // [start, end) of every item with storage
+    struct Extent {
+      size_t start, end;  // [start, end)
+      int lp;
+      bool operator<(const Extent& o) const { return start < o.start; }
+    };
+    std::vector<Extent> extents;  // every item with storage
     for (int lp = 1; lp <= page_.MaxOffset(); ++lp) {
       const ItemId id = page_.GetItemId(lp);
       switch (id.flags) {
@@ -70,23 +73,22 @@ class Verifier {
           CheckRedirect(lp, id);
           break;
         case LpFlags::kDead:
-          if (id.len != 0 && CheckStorage(lp, id)) extents.emplace_back(id.off, id.off + id.len);
+          if (id.len != 0 && CheckStorage(lp, id)) extents.push_back({id.off, id.off + id.len, lp});
           break;
         case LpFlags::kNormal:
           if (id.len == 0) {
             Report(lp, "normal line pointer has no length");
           } else if (CheckStorage(lp, id)) {
-            extents.emplace_back(id.off, id.off + id.len);
+            extents.push_back({id.off, id.off + id.len, lp});
             CheckTuple(lp, id);
           }
           break;
       }
     }
-    std::sort(extents.begin(), extents.end());
+    std::stable_sort(extents.begin(), extents.end());
     for (size_t i = 1; i < extents.size(); ++i) {
-      if (extents[i].first < extents[i - 1].second) {
-        Report(0, "items overlap");
-        break;
+      if (extents[i].start < extents[i - 1].end) {
+        Report(extents[i].lp, "item overlaps line pointer " + std::to_string(extents[i - 1].lp));
       }
     }
   }

@@ -7,9 +7,9 @@
 // (only when checksums are expected). An all-zero page is a valid new page.
 // Line pointers: "unused line pointer has storage", "redirect has length", "redirect target out
 // of range", "redirect to a line pointer that is not normal", "normal line pointer has no length",
-// "item not maxaligned", "item below pd_upper", "item past pd_special", "items overlap", and for
-// normal items the tuple header checks (tuple_header.h) and, given a descriptor, the deform checks
-// (deform.h), prefixed "tuple: ".
+// "item not maxaligned", "item below pd_upper", "item past pd_special", "item overlaps line pointer
+// N", and for normal items the tuple header checks (tuple_header.h) and, given a descriptor, the
+// deform checks (deform.h), prefixed "tuple: ".
 #ifndef PGSTORE_STORAGE_PAGE_VERIFY_H_
 #define PGSTORE_STORAGE_PAGE_VERIFY_H_
 
@@ -28,8 +28,8 @@ struct PageProblem {
 };
 
 struct VerifyOptions {
-  bool expect_checksum = false;              // data checksums enabled: pd_checksum must match
-  const tuple::TupleDesc* desc = nullptr;    // if set, every normal tuple is deformed too
+  bool expect_checksum = false;            // data checksums enabled: pd_checksum must match
+  const tuple::TupleDesc* desc = nullptr;  // if set, every normal tuple is deformed too
 };
 
 // REQUIRES: page.size == kPageSize.

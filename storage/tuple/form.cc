@@ -16,8 +16,8 @@ Status BadAttribute(int i, const std::string& what) {
 Status CheckValue(const Attribute& a, int i, ByteView v) {
   if (a.attlen > 0) {
     if (v.size != static_cast<size_t>(a.attlen)) {
-      return BadAttribute(i, "expected " + std::to_string(a.attlen) + " bytes, got " +
-                                 std::to_string(v.size));
+      return BadAttribute(
+          i, "expected " + std::to_string(a.attlen) + " bytes, got " + std::to_string(v.size));
     }
   } else if (a.is_varlena()) {
     StatusOr<size_t> size = CheckedVarlenaSize(v);
@@ -49,8 +49,8 @@ int StoredAttributeCount(const TupleDesc& desc, const std::vector<Datum>& values
       break;
     }
   }
-  const int keep = last_non_null > desc.LastMissingAttribute() ? last_non_null
-                                                               : desc.LastMissingAttribute();
+  const int keep =
+      last_non_null > desc.LastMissingAttribute() ? last_non_null : desc.LastMissingAttribute();
   return keep + 1;
 }
 

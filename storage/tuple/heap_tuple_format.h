@@ -23,7 +23,6 @@
 
 namespace pgstore::tuple {
 
-
 // Header field offsets (SizeofHeapTupleHeader = offsetof(t_bits) = 23).
 inline constexpr size_t kOffXmin = 0;
 inline constexpr size_t kOffXmax = 4;

@@ -1,8 +1,8 @@
 #include "storage/tuple/tuple_desc.h"
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "storage/common/bytes.h"
@@ -22,16 +22,16 @@ struct TypeInfo {
 
 // pg_type of PostgreSQL 15 (typlen, typalign, typbyval, typstorage).
 constexpr TypeInfo kTypes[] = {
-    {"int2", 2, 's', true, 'p'},         {"int4", 4, 'i', true, 'p'},
-    {"int8", 8, 'd', true, 'p'},         {"float4", 4, 'i', true, 'p'},
-    {"float8", 8, 'd', true, 'p'},       {"bool", 1, 'c', true, 'p'},
-    {"\"char\"", 1, 'c', true, 'p'},     {"char", 1, 'c', true, 'p'},
-    {"name", 64, 'c', false, 'p'},       {"text", -1, 'i', false, 'x'},
-    {"varchar", -1, 'i', false, 'x'},    {"bpchar", -1, 'i', false, 'x'},
-    {"bytea", -1, 'i', false, 'x'},      {"numeric", -1, 'i', false, 'm'},
-    {"date", 4, 'i', true, 'p'},         {"timestamp", 8, 'd', true, 'p'},
-    {"timestamptz", 8, 'd', true, 'p'},  {"uuid", 16, 'c', false, 'p'},
-    {"oid", 4, 'i', true, 'p'},          {"jsonb", -1, 'i', false, 'x'},
+    {"int2", 2, 's', true, 'p'},        {"int4", 4, 'i', true, 'p'},
+    {"int8", 8, 'd', true, 'p'},        {"float4", 4, 'i', true, 'p'},
+    {"float8", 8, 'd', true, 'p'},      {"bool", 1, 'c', true, 'p'},
+    {"\"char\"", 1, 'c', true, 'p'},    {"char", 1, 'c', true, 'p'},
+    {"name", 64, 'c', false, 'p'},      {"text", -1, 'i', false, 'x'},
+    {"varchar", -1, 'i', false, 'x'},   {"bpchar", -1, 'i', false, 'x'},
+    {"bytea", -1, 'i', false, 'x'},     {"numeric", -1, 'i', false, 'm'},
+    {"date", 4, 'i', true, 'p'},        {"timestamp", 8, 'd', true, 'p'},
+    {"timestamptz", 8, 'd', true, 'p'}, {"uuid", 16, 'c', false, 'p'},
+    {"oid", 4, 'i', true, 'p'},         {"jsonb", -1, 'i', false, 'x'},
     {"cstring", -2, 'c', false, 'p'},
 };
 

@@ -21,11 +21,11 @@ inline constexpr int16_t kVarlenaLen = -1;  // attlen of varlena types
 inline constexpr int16_t kCstringLen = -2;  // attlen of cstring
 
 struct Attribute {
-  std::string type_name;   // informational ("int4", "text", ...)
-  int16_t attlen = 4;      // > 0 fixed, -1 varlena, -2 cstring
-  char attalign = 'i';     // 'c' 1, 's' 2, 'i' 4, 'd' 8
-  bool attbyval = true;    // fixed lengths 1, 2, 4, 8 only
-  char attstorage = 'p';   // 'p' plain (never packed), 'e', 'm', 'x'
+  std::string type_name;  // informational ("int4", "text", ...)
+  int16_t attlen = 4;     // > 0 fixed, -1 varlena, -2 cstring
+  char attalign = 'i';    // 'c' 1, 's' 2, 'i' 4, 'd' 8
+  bool attbyval = true;   // fixed lengths 1, 2, 4, 8 only
+  char attstorage = 'p';  // 'p' plain (never packed), 'e', 'm', 'x'
   bool attisdropped = false;
   bool atthasmissing = false;
   std::optional<std::vector<uint8_t>> missing_value;  // set iff atthasmissing; nullopt = NULL
@@ -49,7 +49,8 @@ class TupleDesc {
 
   // "int4,text,dropped:int8,int4=42": comma-separated type names; "dropped:" marks a dropped
   // attribute; "=VALUE" gives a missing default, parsed for the fixed-length integer, bool, "char",
-  // oid and date types, the text-like types (text, varchar, bpchar) and bytea (\x hex or characters).
+  // oid and date types, the text-like types (text, varchar, bpchar) and bytea (\x hex or
+  // characters).
   static StatusOr<TupleDesc> FromSchema(const std::string& schema);
   // The bytes a value of `attr`'s type written in SQL text has, for the types FromSchema parses.
   static StatusOr<std::vector<uint8_t>> ParseValue(const Attribute& attr, const std::string& text);

@@ -19,8 +19,8 @@ struct TupleHeader {
   uint16_t infomask2 = 0;
   uint16_t infomask = 0;
   uint8_t hoff = 0;
-  int natts = 0;      // infomask2 & HEAP_NATTS_MASK
-  ByteView bitmap;    // empty unless HEAP_HASNULL
+  int natts = 0;    // infomask2 & HEAP_NATTS_MASK
+  ByteView bitmap;  // empty unless HEAP_HASNULL
 
   bool has_null() const { return infomask & kHasNull; }
   // REQUIRES: i < natts. Attribute i is null iff the tuple has a bitmap and bit i is 0.

@@ -80,13 +80,13 @@ TEST(TupleDescTest, DroppedAndMissing) {
 TEST(FormTest, GoldenBytes) {
   TupleDesc d = Desc("int4,text,int8");
   std::vector<uint8_t> t = Form(d, {Int4(1), Text("ab"), std::nullopt});
-  const std::vector<uint8_t> want = {
-      0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0,     // xmin xmax cid
-      0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00,                            // ctid invalid
-      0x03, 0x00, 0x03, 0x00, 24,                                    // natts 3, HASNULL|VARWIDTH
-      0x03,                                                          // bitmap 011
-      1,    0,    0,    0,                                           // int4 at 24
-      0x07, 'a',  'b'};                                              // 1B header (3 << 1) | 1
+  const std::vector<uint8_t> want = {0,    0,    0,    0,    0,    0,
+                                     0,    0,    0,    0,    0,    0,     // xmin xmax cid
+                                     0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00,  // ctid invalid
+                                     0x03, 0x00, 0x03, 0x00, 24,  // natts 3, HASNULL|VARWIDTH
+                                     0x03,                        // bitmap 011
+                                     1,    0,    0,    0,         // int4 at 24
+                                     0x07, 'a',  'b'};            // 1B header (3 << 1) | 1
   EXPECT_EQ(t, want);
 }
 

@@ -23,11 +23,11 @@
 
 namespace pgstore::tuple {
 
-inline constexpr size_t kVarHdrSz = 4;             // VARHDRSZ
-inline constexpr size_t kVarHdrSzShort = 1;        // VARHDRSZ_SHORT
-inline constexpr size_t kVarHdrSzCompressed = 8;   // VARHDRSZ_COMPRESSED
-inline constexpr size_t kVarHdrSzExternal = 2;     // VARHDRSZ_EXTERNAL
-inline constexpr size_t kMaxShortVarlena = 127;    // VARATT_SHORT_MAX: 7-bit size
+inline constexpr size_t kVarHdrSz = 4;                 // VARHDRSZ
+inline constexpr size_t kVarHdrSzShort = 1;            // VARHDRSZ_SHORT
+inline constexpr size_t kVarHdrSzCompressed = 8;       // VARHDRSZ_COMPRESSED
+inline constexpr size_t kVarHdrSzExternal = 2;         // VARHDRSZ_EXTERNAL
+inline constexpr size_t kMaxShortVarlena = 127;        // VARATT_SHORT_MAX: 7-bit size
 inline constexpr size_t kMaxVarlenaSize = 0x3FFFFFFF;  // 30-bit size, 1 GB - 1
 inline constexpr uint8_t kVarTagOnDisk = 18;           // VARTAG_ONDISK
 inline constexpr size_t kToastPointerPayload = 16;     // sizeof(varatt_external)

@@ -97,8 +97,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "heap_pages: --rows must be positive\n");
     return 2;
   }
-  std::printf("workload\tmode\ttuple_len A/B/C\tpages A\tpages B\tpages C\tvs off A/B/C\t"
-              "seconds A/B/C\n");
+  std::printf(
+      "workload\tmode\ttuple_len A/B/C\tpages A\tpages B\tpages C\tvs off A/B/C\t"
+      "seconds A/B/C\n");
   int matched = 0;
   for (const bench::TrailingNullWorkload& w : bench::TrailingNullWorkloads()) {
     if (!filter.empty() && w.name.find(filter) == std::string::npos) continue;
@@ -110,13 +111,12 @@ int main(int argc, char** argv) {
                    rows);
       const std::vector<PhaseResult> r = Run(w, mode, rows);
       if (mode == tuple::TrailingNulls::kOff) off = r;
-      std::printf("%s\t%s\t%zu/%zu/%zu\t%zu\t%zu\t%zu\t%.3f/%.3f/%.3f\t%.2f/%.2f/%.2f\n",
-                  w.name.c_str(), ModeName(mode), r[0].tuple_len, r[1].tuple_len, r[2].tuple_len,
-                  r[0].pages, r[1].pages, r[2].pages,
-                  static_cast<double>(r[0].pages) / off[0].pages,
-                  static_cast<double>(r[1].pages) / off[1].pages,
-                  static_cast<double>(r[2].pages) / off[2].pages, r[0].seconds, r[1].seconds,
-                  r[2].seconds);
+      std::printf(
+          "%s\t%s\t%zu/%zu/%zu\t%zu\t%zu\t%zu\t%.3f/%.3f/%.3f\t%.2f/%.2f/%.2f\n", w.name.c_str(),
+          ModeName(mode), r[0].tuple_len, r[1].tuple_len, r[2].tuple_len, r[0].pages, r[1].pages,
+          r[2].pages, static_cast<double>(r[0].pages) / off[0].pages,
+          static_cast<double>(r[1].pages) / off[1].pages,
+          static_cast<double>(r[2].pages) / off[2].pages, r[0].seconds, r[1].seconds, r[2].seconds);
       std::fflush(stdout);
     }
   }

@@ -58,12 +58,9 @@ int main(int argc, char** argv) {
   }
   if (reps < 1) reps = 1;
   std::vector<bench::TrailingNullWorkload> cases = {
-      {"narrow: 12 cols, no NULLs", 3, 9, 0},
-      bench::TrailingNullWorkloads()[6],
-      bench::TrailingNullWorkloads()[5],
-      bench::TrailingNullWorkloads()[4],
-      bench::TrailingNullWorkloads()[2],
-      bench::TrailingNullWorkloads()[3],
+      {"narrow: 12 cols, no NULLs", 3, 9, 0}, bench::TrailingNullWorkloads()[6],
+      bench::TrailingNullWorkloads()[5],      bench::TrailingNullWorkloads()[4],
+      bench::TrailingNullWorkloads()[2],      bench::TrailingNullWorkloads()[3],
       bench::TrailingNullWorkloads()[0],
   };
   std::printf("%-44s %-12s %6s %9s %7s %9s %7s\n", "row", "mode", "bytes", "form ns", "x off",
@@ -87,8 +84,8 @@ int main(int argc, char** argv) {
           if (!tuple::FormHeapTupleInto(desc, values, o, &t).ok()) std::abort();
           g_sink = t.size();
         }
-        form_ns[v].push_back(std::chrono::duration<double, std::nano>(Clock::now() - start).count() /
-                             n);
+        form_ns[v].push_back(
+            std::chrono::duration<double, std::nano>(Clock::now() - start).count() / n);
         length[v] = t.size();
         start = Clock::now();
         for (int i = 0; i < n; ++i) {

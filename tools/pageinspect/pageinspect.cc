@@ -20,8 +20,8 @@ std::string Where(uint32_t blkno, int lp) {
 // The tuple header fields heap_page_items shows, read without any check but bounds.
 std::string TupleColumns(ByteView item) {
   const uint8_t* p = item.data;
-  const uint32_t block =
-      static_cast<uint32_t>(LoadLE16(p + tuple::kOffCtid)) << 16 | LoadLE16(p + tuple::kOffCtid + 2);
+  const uint32_t block = static_cast<uint32_t>(LoadLE16(p + tuple::kOffCtid)) << 16 |
+                         LoadLE16(p + tuple::kOffCtid + 2);
   const uint16_t infomask2 = LoadLE16(p + tuple::kOffInfomask2);
   const uint16_t infomask = LoadLE16(p + tuple::kOffInfomask);
   const size_t hoff = p[tuple::kOffHoff];

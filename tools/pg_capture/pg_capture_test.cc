@@ -3,9 +3,8 @@
 // PostgreSQL's, every page verified (data checksums were on), every inline-compressed value
 // decompressed by storage/pglz to PostgreSQL's detoasted value, every tuple re-formed from its
 // values byte-identical to PostgreSQL's, and the values equal to the rows PostgreSQL printed.
-#include <gtest/gtest.h>
-
 #include <dirent.h>
+#include <gtest/gtest.h>
 
 #include <fstream>
 #include <map>
@@ -182,8 +181,8 @@ TEST_P(PgCaptureTest, ReformedTuplesAreByteIdentical) {
     StatusOr<std::vector<uint8_t>> ours = tuple::FormHeapTuple(at_insert, tuple::DatumsOf(owned));
     ASSERT_TRUE(ours.ok()) << ours.status().ToString();
     tuple::TupleHeader oh = *tuple::ParseTupleHeader(ByteView(*ours));
-    const std::string where = "block " + std::to_string(key.first) + " lp " +
-                              std::to_string(key.second);
+    const std::string where =
+        "block " + std::to_string(key.first) + " lp " + std::to_string(key.second);
     EXPECT_EQ(oh.natts, h.natts) << where;
     EXPECT_EQ(oh.hoff, h.hoff) << where;
     EXPECT_EQ(oh.infomask & ~tuple::kHintBitsMask, h.infomask & ~tuple::kHintBitsMask) << where;
@@ -232,9 +231,7 @@ TEST_P(PgCaptureTest, StoredValuesMatchRowText) {
 
 INSTANTIATE_TEST_SUITE_P(Captures, PgCaptureTest, testing::ValuesIn(Tables()));
 
-TEST(PgCaptureSet, AllTablesPresent) {
-  EXPECT_EQ(Tables().size(), 6u);
-}
+TEST(PgCaptureSet, AllTablesPresent) { EXPECT_EQ(Tables().size(), 6u); }
 
 }  // namespace
 }  // namespace pgstore
