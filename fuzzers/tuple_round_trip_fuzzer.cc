@@ -64,12 +64,12 @@ std::optional<std::vector<uint8_t>> TakeValue(const pgstore::tuple::Attribute& a
       v.insert(v.end(), p.begin(), p.end());
       return v;
     }
-    default: {
-      v = {0x01, tuple::kVarTagOnDisk};
-      std::vector<uint8_t> ext = in->Bytes(16);
-      ext[7] &= 0x7F;
-      v.insert(v.end(), ext.begin(), ext.end());
-      return v;
+    default: {  // a TOAST pointer: raw size 4 .. 2^24 + 3, stored size within it
+      const std::vector<uint8_t> f = in->Bytes(7);
+      const uint32_t rawsize = 4 + (f[0] | f[1] << 8 | static_cast<uint32_t>(f[2]) << 16);
+      const uint32_t extsize =
+          (f[3] | f[4] << 8 | static_cast<uint32_t>(f[5]) << 16) % (rawsize - 3);
+      return tuple::MakeToastPointer(rawsize, extsize, f[6] & 1, f[6], rawsize);
     }
   }
   std::vector<uint8_t> data = in->Bytes((v[0] >> 1) - 1);

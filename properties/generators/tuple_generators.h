@@ -91,11 +91,12 @@ inline std::vector<uint8_t> GenValue(const tuple::Attribute& a) {
     v.insert(v.end(), payload.begin(), payload.end());
     return v;
   }
-  std::vector<uint8_t> v = {0x01, tuple::kVarTagOnDisk};  // external TOAST pointer
-  std::vector<uint8_t> ext = GenBytes(16);
-  ext[7] &= 0x7F;  // va_extinfo's method: 0 or 1
-  v.insert(v.end(), ext.begin(), ext.end());
-  return v;
+  // External TOAST pointer: raw size 4 .. 1 GB - 1, stored size up to the raw data.
+  const uint32_t rawsize = *rc::gen::oneOf(rc::gen::inRange<uint32_t>(4, 100000),
+                                           rc::gen::element<uint32_t>(4, 0x3FFFFFFF));
+  const uint32_t extsize = *rc::gen::inRange<uint32_t>(0, rawsize - 4 + 1);
+  return tuple::MakeToastPointer(rawsize, extsize, *rc::gen::inRange<uint32_t>(0, 2),
+                                 *rc::gen::arbitrary<uint32_t>(), *rc::gen::arbitrary<uint32_t>());
 }
 
 inline rc::Gen<tuple::TupleDesc> genTupleDesc() {

@@ -150,7 +150,11 @@ std::optional<ModelRow> ModelDeformTuple(const std::vector<ModelAttr>& attrs,
     size_t size;
     if (first == 1) {  // external TOAST pointer
       if (start + 2 > t.size() || t[start + 1] != 18 || start + 18 > t.size()) return std::nullopt;
-      if ((t[start + 8 + 1] >> 6) > 1) return std::nullopt;  // va_extinfo's method bits (byte 3)
+      const int32_t rawsize = static_cast<int32_t>(Read32(t, start + 2));
+      const uint32_t extinfo = Read32(t, start + 6);
+      if ((extinfo >> 30) > 1) return std::nullopt;                  // compression method 0 or 1
+      if (rawsize < 4 || rawsize > 0x3FFFFFFF) return std::nullopt;  // 1 GB - 1 at most
+      if ((extinfo & 0x3FFFFFFF) > static_cast<uint32_t>(rawsize - 4)) return std::nullopt;
       if (!(infomask & 4)) return std::nullopt;
       size = 18;
     } else if (first & 1) {  // 1-byte header

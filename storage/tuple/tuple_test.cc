@@ -121,9 +121,8 @@ TEST(FormTest, PlainStorageIsNeverPacked) {
 
 TEST(FormTest, ExternalPointerSetsFlag) {
   TupleDesc d = Desc("text");
-  std::vector<uint8_t> ext(18, 0);
-  ext[0] = 0x01;
-  ext[1] = kVarTagOnDisk;
+  std::vector<uint8_t> ext = MakeToastPointer(5000, 1200, 0, 16400, 16385);
+  ASSERT_EQ(ext.size(), kToastPointerSize);
   std::vector<uint8_t> t = Form(d, {ext});
   EXPECT_EQ(LoadLE16(&t[kOffInfomask]) & kHasExternal, kHasExternal);
   ext[1] = 2;  // VARTAG_EXPANDED_RO: never on disk
@@ -257,10 +256,7 @@ TEST(DeformTest, VarlenaChecks) {
   StoreLE16(&noflag[kOffInfomask], 0);
   EXPECT_EQ(DeformStatus(noflag, d).message(), "variable-width value without HEAP_HASVARWIDTH");
 
-  std::vector<uint8_t> ext(18, 0);
-  ext[0] = 0x01;
-  ext[1] = kVarTagOnDisk;
-  std::vector<uint8_t> e = Form(d, {ext});
+  std::vector<uint8_t> e = Form(d, {MakeToastPointer(5000, 1200, 0, 16400, 16385)});
   std::vector<uint8_t> tag = e;
   tag[25] = 1;
   EXPECT_EQ(DeformStatus(tag, d).message(), "unexpected toast tag");
@@ -270,6 +266,15 @@ TEST(DeformTest, VarlenaChecks) {
   std::vector<uint8_t> method = e;
   method[24 + 2 + 7] = 0x80;  // va_extinfo's top bits = 2
   EXPECT_EQ(DeformStatus(method, d).message(), "invalid compression method");
+  std::vector<uint8_t> huge = e;
+  StoreLE32(&huge[24 + 2], 0x40000000);  // va_rawsize beyond 1 GB - 1
+  EXPECT_EQ(DeformStatus(huge, d).message(), "toast raw size out of range");
+  std::vector<uint8_t> big_ext = e;
+  StoreLE32(&big_ext[24 + 6], 4997);  // va_extinfo's size: more than rawsize - 4
+  EXPECT_EQ(DeformStatus(big_ext, d).message(), "toast external size exceeds raw size");
+  EXPECT_TRUE(FormHeapTuple(d, DatumsOf({MakeToastPointer(100, 97, 0, 1, 2)}))
+                  .status()
+                  .IsInvalidArgument());
 }
 
 TEST(DeformTest, UnterminatedCstringIsCorruption) {

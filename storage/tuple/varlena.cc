@@ -16,8 +16,17 @@ StatusOr<size_t> CheckedVarlenaSize(ByteView bytes) {
       if (kToastPointerSize > bytes.size) {
         return Status::Corruption("varlena extends past end of tuple");
       }
+      // varatt_external: va_rawsize i32 (with header), va_extinfo u32, va_valueid, va_toastrelid.
+      const int32_t rawsize = static_cast<int32_t>(LoadLE32(bytes.data + kVarHdrSzExternal));
       const uint32_t extinfo = LoadLE32(bytes.data + kVarHdrSzExternal + 4);
       if ((extinfo >> 30) > 1) return Status::Corruption("invalid compression method");
+      if (rawsize < static_cast<int32_t>(kVarHdrSz) ||
+          rawsize > static_cast<int32_t>(kMaxVarlenaSize)) {
+        return Status::Corruption("toast raw size out of range");
+      }
+      if ((extinfo & kMaxVarlenaSize) > static_cast<uint32_t>(rawsize) - kVarHdrSz) {
+        return Status::Corruption("toast external size exceeds raw size");
+      }
       return kToastPointerSize;
     }
     case VarlenaForm::k4B:
@@ -47,6 +56,16 @@ void AppendShortForm(ByteView value, std::vector<uint8_t>* out) {
   const size_t data = (LoadLE32(value.data) >> 2) - kVarHdrSz;
   out->push_back(static_cast<uint8_t>(((data + kVarHdrSzShort) << 1) | 1));
   out->insert(out->end(), value.data + kVarHdrSz, value.data + kVarHdrSz + data);
+}
+
+std::vector<uint8_t> MakeToastPointer(uint32_t rawsize, uint32_t extsize, uint32_t method,
+                                      uint32_t valueid, uint32_t toastrelid) {
+  std::vector<uint8_t> out = {0x01, kVarTagOnDisk};
+  PutLE32(&out, rawsize);
+  PutLE32(&out, (extsize & static_cast<uint32_t>(kMaxVarlenaSize)) | (method << 30));
+  PutLE32(&out, valueid);
+  PutLE32(&out, toastrelid);
+  return out;
 }
 
 std::vector<uint8_t> MakeVarlena(ByteView data) {

@@ -43,7 +43,9 @@ inline VarlenaForm VarlenaFormOf(uint8_t first) {
 
 // The total size of the varlena starting at bytes[0], checked against bytes.size and the format
 // (Corruption "truncated varlena header", "bad varlena size", "unexpected toast tag",
-// "invalid compression method", "varlena extends past end of tuple").
+// "invalid compression method", "varlena extends past end of tuple"; for TOAST pointers, as
+// amcheck: "toast raw size out of range" outside 4 .. 1 GB - 1, "toast external size exceeds raw
+// size" when the stored size is more than the raw data).
 StatusOr<size_t> CheckedVarlenaSize(ByteView bytes);
 
 // VARATT_CAN_MAKE_SHORT: a 4B uncompressed varlena whose data fits a 1-byte header (<= 126 bytes).
@@ -51,6 +53,11 @@ StatusOr<size_t> CheckedVarlenaSize(ByteView bytes);
 bool CanMakeShort(ByteView value);
 // The 1B form of such a value: header byte ((data + 1) << 1) | 1, then the data.
 void AppendShortForm(ByteView value, std::vector<uint8_t>* out);
+// An on-disk TOAST pointer (1B_E header, tag 18, varatt_external): `rawsize` includes the 4-byte
+// header of the original value, `extsize` is the stored size in the TOAST table, `method` the
+// compression method id (0 pglz, 1 lz4) when extsize < rawsize - 4.
+std::vector<uint8_t> MakeToastPointer(uint32_t rawsize, uint32_t extsize, uint32_t method,
+                                      uint32_t valueid, uint32_t toastrelid);
 // A 4B uncompressed varlena holding `data` (SET_VARSIZE).
 std::vector<uint8_t> MakeVarlena(ByteView data);
 // The value with a 1B short header turned back into a 4B header (heap_tuple_untoast_attr's
