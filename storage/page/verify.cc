@@ -73,13 +73,14 @@ class Verifier {
           CheckRedirect(lp, id);
           break;
         case LpFlags::kDead:
-          if (id.len != 0 && CheckStorage(lp, id)) extents.push_back({id.off, id.off + id.len, lp});
+          if (id.len != 0 && CheckStorage(lp, id))
+            extents.push_back({id.off, static_cast<size_t>(id.off) + id.len, lp});
           break;
         case LpFlags::kNormal:
           if (id.len == 0) {
             Report(lp, "normal line pointer has no length");
           } else if (CheckStorage(lp, id)) {
-            extents.push_back({id.off, id.off + id.len, lp});
+            extents.push_back({id.off, static_cast<size_t>(id.off) + id.len, lp});
             CheckTuple(lp, id);
           }
           break;
