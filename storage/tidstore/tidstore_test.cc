@@ -1,0 +1,208 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <numeric>
+#include <set>
+#include <vector>
+
+#include "storage/tidstore/offset_set.h"
+#include "storage/tidstore/sorted_array_tid_store.h"
+#include "storage/tidstore/tid_store.h"
+
+namespace pgstore::tidstore {
+namespace {
+
+std::vector<uint16_t> Range(uint16_t first, uint16_t last, uint16_t step = 1) {
+  std::vector<uint16_t> v;
+  for (uint32_t o = first; o <= last; o += step) v.push_back(static_cast<uint16_t>(o));
+  return v;
+}
+
+std::map<uint32_t, std::vector<uint16_t>> Contents(const TidStore& s) {
+  std::map<uint32_t, std::vector<uint16_t>> out;
+  uint32_t previous = 0;
+  bool first = true;
+  s.ForEachBlock([&](uint32_t block, const std::vector<uint16_t>& offsets) {
+    EXPECT_TRUE(first || block > previous) << "iteration not ascending at " << block;
+    first = false;
+    previous = block;
+    out[block] = offsets;
+    return true;
+  });
+  return out;
+}
+
+TEST(OffsetSetTest, EncodingsRoundTripAndChooseTheSmallest) {
+  struct Case {
+    std::vector<uint16_t> offsets;
+    OffsetEncoding expected;
+  };
+  const std::vector<Case> cases = {
+      {{7, 2048}, OffsetEncoding::kPair},
+      {{1, 1000, 2048}, OffsetEncoding::kList},
+      {Range(1, 291), OffsetEncoding::kRuns},
+      {Range(1, 291, 2), OffsetEncoding::kBitmap},
+      {Range(10, 40, 3), OffsetEncoding::kBitmap},
+      {{1, 2, 3, 100, 101, 102, 2000, 2001, 2002}, OffsetEncoding::kRuns},
+  };
+  for (const Case& c : cases) {
+    ASSERT_EQ(ChooseEncoding(c.offsets.data(), c.offsets.size()), c.expected);
+    const std::vector<uint32_t> e = EncodePoolEntry(c.offsets.data(), c.offsets.size());
+    EXPECT_EQ(EntryEncoding(e.data()), c.expected);
+    EXPECT_EQ(EntryUnits(e.data()), e.size());
+    EXPECT_EQ(EntryCount(e.data()), c.offsets.size());
+    std::vector<uint16_t> back;
+    AppendEntryOffsets(e.data(), &back);
+    EXPECT_EQ(back, c.offsets);
+    const std::set<uint16_t> in(c.offsets.begin(), c.offsets.end());
+    for (uint32_t o = 0; o <= kMaxOffsetNumber + 1; ++o) {
+      EXPECT_EQ(EntryContains(e.data(), static_cast<uint16_t>(o)), in.count(o) > 0) << o;
+    }
+  }
+}
+
+TEST(TidStoreTest, EmptyStore) {
+  TidStore s;
+  EXPECT_FALSE(s.IsMember({0, 1}));
+  EXPECT_EQ(s.num_blocks(), 0u);
+  EXPECT_EQ(s.MemoryUsage(), 0u);
+  EXPECT_FALSE(s.RemoveBlock(3));
+  EXPECT_TRUE(Contents(s).empty());
+}
+
+TEST(TidStoreTest, InvalidOffsetsLeaveTheStoreUnchanged) {
+  TidStore s;
+  ASSERT_TRUE(s.SetBlockOffsets(5, {1, 2}).ok());
+  const size_t memory = s.MemoryUsage();
+  EXPECT_EQ(s.SetBlockOffsets(5, {0, 3}).message(), "tuple offset out of range: 0");
+  EXPECT_EQ(s.SetBlockOffsets(5, {3, 2049}).message(), "tuple offset out of range: 2049");
+  EXPECT_EQ(s.SetBlockOffsets(5, {3, 3}).message(), "offsets not strictly ascending");
+  EXPECT_EQ(s.SetBlockOffsets(6, {}).message(), "no offsets");
+  EXPECT_EQ(Contents(s), (std::map<uint32_t, std::vector<uint16_t>>{{5, {1, 2}}}));
+  EXPECT_EQ(s.num_tids(), 2u);
+  EXPECT_EQ(s.MemoryUsage(), memory);
+}
+
+TEST(TidStoreTest, ExtremeBlockNumbers) {
+  TidStore s;
+  const uint32_t blocks[] = {0, 1, 0x7FFFFFFF, 0xFFFFFFFE, 0xFFFFFFFF};
+  for (uint32_t b : blocks) ASSERT_TRUE(s.SetBlockOffsets(b, {1, 256, 511, 512}).ok());
+  for (uint32_t b : blocks) {
+    EXPECT_TRUE(s.IsMember({b, 511}));
+    EXPECT_FALSE(s.IsMember({b, 510}));
+  }
+  EXPECT_FALSE(s.IsMember({2, 1}));
+  EXPECT_EQ(s.num_tids(), 20u);
+  EXPECT_EQ(Contents(s).begin()->first, 0u);
+  EXPECT_EQ(Contents(s).rbegin()->first, 0xFFFFFFFFu);
+}
+
+// test_tidstore's case: one block replaced with 1..5 offsets and back down, crossing between the
+// embedded single offset and pool entries both ways.
+TEST(TidStoreTest, ReplacingCrossesEmbeddedAndPoolBothWays) {
+  TidStore s;
+  std::vector<uint16_t> offsets;
+  for (uint16_t n = 1; n <= 5; ++n) {
+    offsets.push_back(static_cast<uint16_t>(n * 100));
+    ASSERT_TRUE(s.SetBlockOffsets(42, offsets).ok());
+    EXPECT_EQ(s.BlockOffsets(42), offsets);
+    EXPECT_EQ(s.num_tids(), n);
+  }
+  while (!offsets.empty()) {
+    ASSERT_TRUE(s.SetBlockOffsets(42, offsets).ok());
+    EXPECT_EQ(s.BlockOffsets(42), offsets);
+    EXPECT_EQ(s.num_tids(), offsets.size());
+    EXPECT_EQ(s.num_blocks(), 1u);
+    offsets.pop_back();
+  }
+}
+
+TEST(TidStoreTest, BurstingKeepsEveryBlockAndOrder) {
+  TidStore s;
+  std::map<uint32_t, std::vector<uint16_t>> want;
+  // Descending blocks spread over every key byte, so that leaves burst at every depth.
+  for (uint32_t i = 40000; i-- > 0;) {
+    const uint32_t block = i * 104729u;
+    const std::vector<uint16_t> offsets =
+        i % 3 == 0 ? std::vector<uint16_t>{static_cast<uint16_t>(1 + i % 291)} : Range(1, 1 + i % 40);
+    ASSERT_TRUE(s.SetBlockOffsets(block, offsets).ok());
+    want[block] = offsets;
+  }
+  EXPECT_EQ(Contents(s), want);
+  EXPECT_EQ(s.num_blocks(), want.size());
+  for (const auto& [block, offsets] : want) {
+    EXPECT_TRUE(s.IsMember({block, offsets.back()}));
+    EXPECT_FALSE(s.IsMember({block, static_cast<uint16_t>(offsets.back() + 1)}));
+  }
+  // Remove every other block, then everything.
+  size_t k = 0;
+  for (auto it = want.begin(); it != want.end(); ++k) {
+    if (k % 2 == 0) {
+      ASSERT_TRUE(s.RemoveBlock(it->first));
+      it = want.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  EXPECT_EQ(Contents(s), want);
+  for (const auto& [block, offsets] : want) ASSERT_TRUE(s.RemoveBlock(block));
+  EXPECT_EQ(s.num_blocks(), 0u);
+  EXPECT_EQ(s.num_tids(), 0u);
+  EXPECT_EQ(s.MemoryUsage(), 0u);
+}
+
+TEST(TidStoreTest, DenseBlocksCostLessThanFifthOfAByte) {
+  std::vector<Tid> tids;
+  for (uint32_t b = 1000; b < 11000; ++b) {
+    for (uint16_t o = 1; o <= 291; ++o) tids.push_back({b, o});
+  }
+  StatusOr<TidStore> s = TidStore::BuildFromSorted(tids);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->num_tids(), tids.size());
+  EXPECT_LE(static_cast<double>(s->MemoryUsage()) / tids.size(), 0.2);
+}
+
+TEST(TidStoreTest, SparseBlocksCostLessThanTheArray) {
+  std::vector<Tid> tids;
+  for (uint32_t i = 0; i < 33000; ++i) tids.push_back({i * 10, static_cast<uint16_t>(1 + i % 200)});
+  StatusOr<TidStore> s = TidStore::BuildFromSorted(tids);
+  ASSERT_TRUE(s.ok());
+  EXPECT_LT(static_cast<double>(s->MemoryUsage()) / tids.size(), 6.0);
+}
+
+TEST(TidStoreTest, BuildFromSortedRejectsUnsortedInput) {
+  EXPECT_TRUE(TidStore::BuildFromSorted({{2, 1}, {1, 1}}).status().IsInvalidArgument());
+  EXPECT_TRUE(TidStore::BuildFromSorted({{1, 2}, {1, 2}}).status().IsInvalidArgument());
+  EXPECT_TRUE(SortedArrayTidStore::BuildFromSorted({{1, 2}, {1, 1}}).status().IsInvalidArgument());
+}
+
+TEST(TidStoreTest, UnionHoldsBoth) {
+  TidStore a, b;
+  ASSERT_TRUE(a.SetBlockOffsets(1, {1, 2}).ok());
+  ASSERT_TRUE(a.SetBlockOffsets(3, {5}).ok());
+  ASSERT_TRUE(b.SetBlockOffsets(3, {4, 6}).ok());
+  ASSERT_TRUE(b.SetBlockOffsets(9, {7}).ok());
+  TidStore u = TidStore::Union(a, b);
+  EXPECT_EQ(Contents(u), (std::map<uint32_t, std::vector<uint16_t>>{
+                             {1, {1, 2}}, {3, {4, 5, 6}}, {9, {7}}}));
+  EXPECT_EQ(u.num_tids(), 6u);
+}
+
+TEST(SortedArrayTest, SameAnswersAsTheRadixStore) {
+  TidStore r;
+  SortedArrayTidStore a;
+  for (uint32_t b : {7u, 3u, 900u, 3u}) {
+    const std::vector<uint16_t> offsets = Range(1, static_cast<uint16_t>(b % 50 + 1));
+    ASSERT_TRUE(r.SetBlockOffsets(b, offsets).ok());
+    ASSERT_TRUE(a.SetBlockOffsets(b, offsets).ok());
+  }
+  for (uint32_t b = 0; b < 1000; ++b) {
+    for (uint16_t o = 0; o < 60; ++o) ASSERT_EQ(r.IsMember({b, o}), a.IsMember({b, o}));
+  }
+  EXPECT_EQ(a.num_blocks(), 3u);
+  EXPECT_EQ(a.num_tids(), r.num_tids());
+  EXPECT_EQ(a.MemoryUsage() % 6, 0u);
+}
+
+}  // namespace
+}  // namespace pgstore::tidstore
