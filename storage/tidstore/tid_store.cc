@@ -22,7 +22,6 @@ namespace {
 
 using Node = TidStore::Node;
 
-constexpr size_t kBurstEntries = 8192;      // a leaf above depth 3 holds at most this many blocks
 constexpr size_t kMaxPoolUnits = 1u << 15;  // 15-bit unit index in a slot
 constexpr uint8_t kEmpty48 = 0xFF;
 
@@ -446,15 +445,19 @@ Status CheckOffsets(const uint16_t* offsets, size_t n) {
   return Status::Ok();
 }
 
-TidStore::TidStore() = default;
+TidStore::TidStore(size_t burst_entries)
+    : burst_entries_(burst_entries > 0 ? burst_entries : 1) {}
 TidStore::~TidStore() { FreeNode(root_); }
 
-TidStore::TidStore(TidStore&& other) noexcept { *this = std::move(other); }
+TidStore::TidStore(TidStore&& other) noexcept : burst_entries_(other.burst_entries_) {
+  *this = std::move(other);
+}
 
 TidStore& TidStore::operator=(TidStore&& other) noexcept {
   if (this != &other) {
     FreeNode(root_);
     root_ = std::exchange(other.root_, nullptr);
+    burst_entries_ = other.burst_entries_;
     num_blocks_ = std::exchange(other.num_blocks_, 0);
     num_tids_ = std::exchange(other.num_tids_, 0);
     min_block_ = std::exchange(other.min_block_, UINT32_MAX);
@@ -495,7 +498,7 @@ Status TidStore::SetBlockOffsets(uint32_t block, const uint16_t* offsets, size_t
     const size_t old_units = (old_slot & kPoolSlotBit) ? EntryUnits(leaf->Entry(old_slot)) : 0;
     // Above depth 3 a leaf bursts when it would hold too many blocks or more pool than a slot
     // can address; a depth-3 leaf (at most 256 blocks of at most 65 units) never runs out.
-    if (leaf->depth < 3 && ((!present && leaf->size() + 1 > kBurstEntries) ||
+    if (leaf->depth < 3 && ((!present && leaf->size() + 1 > burst_entries_) ||
                             leaf->LiveUnits() - old_units + entry.size() > kMaxPoolUnits)) {
       *slot = Burst(leaf);
       continue;  // descend into the new inner node
@@ -618,8 +621,9 @@ size_t TidStore::MemoryUsage() const {
   return bytes;
 }
 
-StatusOr<TidStore> TidStore::BuildFromSorted(const std::vector<Tid>& tids) {
-  TidStore store;
+StatusOr<TidStore> TidStore::BuildFromSorted(const std::vector<Tid>& tids,
+                                             size_t burst_entries) {
+  TidStore store(burst_entries);
   std::vector<uint16_t> offsets;
   size_t i = 0;
   while (i < tids.size()) {
@@ -635,7 +639,7 @@ StatusOr<TidStore> TidStore::BuildFromSorted(const std::vector<Tid>& tids) {
 }
 
 TidStore TidStore::Union(const TidStore& a, const TidStore& b) {
-  TidStore out;
+  TidStore out(a.burst_entries_);
   std::vector<std::pair<uint32_t, std::vector<uint16_t>>> bs;
   b.ForEachBlock([&bs](uint32_t block, const std::vector<uint16_t>& offsets) {
     bs.emplace_back(block, offsets);

@@ -7,7 +7,7 @@
 //   Node48         256-byte chunk index + 48 child pointers
 //   Node256        256 child pointers
 // A leaf at depth d holds every block below its d-byte prefix as sorted (suffix, slot) pairs, the
-// suffix being the remaining 4 - d key bytes. A leaf with more than kBurstEntries entries at depth
+// suffix being the remaining 4 - d key bytes. A leaf with more than burst_entries entries at depth
 // < 3 bursts into a Node over leaves one level deeper, so sparse keys share one compact leaf (3 to
 // 6 bytes a block) and dense ranges end in depth-3 leaves of up to 256 blocks. The root may be a
 // leaf: a small store is one sorted array.
@@ -40,9 +40,13 @@ struct Tid {
 // "no offsets", "tuple offset out of range: N", "offsets not strictly ascending".
 Status CheckOffsets(const uint16_t* offsets, size_t n);
 
+inline constexpr size_t kDefaultBurstEntries = 8192;
+
 class TidStore {
  public:
-  TidStore();
+  // burst_entries: the most blocks a leaf above depth 3 holds before it bursts (at least 1). The
+  // default is measured (tools/bench:tidstore_bench); tests lower it to reach every tree shape.
+  explicit TidStore(size_t burst_entries = kDefaultBurstEntries);
   ~TidStore();
   TidStore(const TidStore&) = delete;
   TidStore& operator=(const TidStore&) = delete;
@@ -70,14 +74,16 @@ class TidStore {
 
   // A store of the TIDs of a stream sorted by (block, offset), as vacuum produces it.
   // InvalidArgument if the stream is not strictly ascending or an offset is out of range.
-  static StatusOr<TidStore> BuildFromSorted(const std::vector<Tid>& tids);
-  // Every TID of a and of b.
+  static StatusOr<TidStore> BuildFromSorted(const std::vector<Tid>& tids,
+                                            size_t burst_entries = kDefaultBurstEntries);
+  // Every TID of a and of b (with a's burst_entries).
   static TidStore Union(const TidStore& a, const TidStore& b);
 
   struct Node;  // implementation types, in tid_store.cc
 
  private:
   Node* root_ = nullptr;
+  size_t burst_entries_;
   size_t num_blocks_ = 0;
   size_t num_tids_ = 0;
   uint32_t min_block_ = UINT32_MAX;  // a cheap range check before the descent

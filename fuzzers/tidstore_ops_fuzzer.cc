@@ -1,0 +1,142 @@
+// Property: any sequence of TID store operations decoded from the input (set a block's offsets,
+// valid or not; remove a block; membership tests; union with a second store) leaves the radix
+// store and the sorted-array baseline equal to the model, std::map<block, std::set<offset>>,
+// checked after every step; destroying the stores leaks nothing (LeakSanitizer).
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "fuzzers/fuzz_helpers.h"
+#include "properties/models/tidstore_model.h"
+#include "storage/tidstore/sorted_array_tid_store.h"
+#include "storage/tidstore/tid_store.h"
+
+namespace {
+
+using namespace pgstore;
+
+// 4 KiB holds a few hundred operations; longer sequences add time, not new states.
+constexpr size_t kMaxInput = 4096;
+
+// Reads operation fields from the front of the input; zeros once it runs out.
+class Reader {
+ public:
+  Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  bool empty() const { return pos_ >= size_; }
+  uint8_t U8() { return pos_ < size_ ? data_[pos_++] : 0; }
+  uint16_t U16() {
+    const uint16_t lo = U8();
+    const uint16_t hi = U8();
+    return static_cast<uint16_t>(lo | hi << 8);
+  }
+  uint32_t U32() {
+    const uint32_t lo = U16();
+    const uint32_t hi = U16();
+    return lo | hi << 16;
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+// A block: one of the last blocks used, a neighbour, an extreme, or any 32-bit value.
+uint32_t TakeBlock(Reader* in, const std::vector<uint32_t>& recent) {
+  const uint8_t sel = in->U8();
+  switch (sel & 3) {
+    case 0:
+      return recent.empty() ? 0 : recent[(sel >> 2) % recent.size()];
+    case 1:
+      return (recent.empty() ? 0 : recent[(sel >> 2) % recent.size()]) + (sel >> 7 ? 1 : 256);
+    case 2: {
+      static const uint32_t kExtremes[] = {0, 1, 0x7FFFFFFF, 0xFFFFFFFE, 0xFFFFFFFF, 0x10000};
+      return kExtremes[(sel >> 2) % 6];
+    }
+    default:
+      return in->U32();
+  }
+}
+
+// Offsets as the input gives them (possibly invalid): count, then a start and deltas.
+std::vector<uint16_t> TakeOffsets(Reader* in) {
+  const uint8_t shape = in->U8();
+  const size_t n = shape & 0x3F;
+  std::vector<uint16_t> v;
+  uint32_t o = in->U16() % 2100;
+  for (size_t i = 0; i < n; ++i) {
+    v.push_back(static_cast<uint16_t>(o));
+    o += (shape & 0x40) ? 1 : in->U8();  // a run, or gaps (0 repeats an offset)
+  }
+  return v;
+}
+
+std::map<uint32_t, std::vector<uint16_t>> Contents(const tidstore::TidStore& s) {
+  std::map<uint32_t, std::vector<uint16_t>> out;
+  s.ForEachBlock([&out](uint32_t b, const std::vector<uint16_t>& o) {
+    FUZZ_ASSERT(out.empty() || b > out.rbegin()->first);
+    out[b] = o;
+    return true;
+  });
+  return out;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size > kMaxInput) return 0;
+  Reader in(data, size);
+  const uint8_t burst_sel = in.U8();
+  const size_t burst = burst_sel < 200 ? 1 + burst_sel % 16 : tidstore::kDefaultBurstEntries;
+  tidstore::TidStore radix(burst);
+  tidstore::SortedArrayTidStore array;
+  models::TidStoreModel model;
+  std::vector<uint32_t> recent;
+  while (!in.empty()) {
+    const uint8_t op = in.U8() % 8;
+    if (op <= 3) {  // set offsets
+      const uint32_t block = TakeBlock(&in, recent);
+      const std::vector<uint16_t> offsets = TakeOffsets(&in);
+      const bool valid = models::ModelValidOffsets(offsets);
+      FUZZ_ASSERT(radix.SetBlockOffsets(block, offsets).ok() == valid);
+      FUZZ_ASSERT(array.SetBlockOffsets(block, offsets).ok() == valid);
+      if (valid) model[block] = {offsets.begin(), offsets.end()};
+      recent.push_back(block);
+    } else if (op == 4) {  // remove
+      const uint32_t block = TakeBlock(&in, recent);
+      const bool present = model.erase(block) > 0;
+      FUZZ_ASSERT(radix.RemoveBlock(block) == present);
+      FUZZ_ASSERT(array.RemoveBlock(block) == present);
+    } else if (op == 5 || op == 6) {  // membership
+      const uint32_t block = TakeBlock(&in, recent);
+      const uint16_t offset = in.U16() % 2100;
+      const bool want = models::ModelIsMember(model, block, offset);
+      FUZZ_ASSERT(radix.IsMember({block, offset}) == want);
+      FUZZ_ASSERT(array.IsMember({block, offset}) == want);
+    } else {  // union with a small second store
+      tidstore::TidStore other(burst);
+      models::TidStoreModel other_model;
+      for (int i = in.U8() % 4; i > 0; --i) {
+        const uint32_t block = TakeBlock(&in, recent);
+        std::vector<uint16_t> offsets = TakeOffsets(&in);
+        if (!models::ModelValidOffsets(offsets)) continue;
+        FUZZ_ASSERT(other.SetBlockOffsets(block, offsets).ok());
+        other_model[block] = {offsets.begin(), offsets.end()};  // a second set replaces
+      }
+      for (const auto& [block, offsets] : other_model) {
+        model[block].insert(offsets.begin(), offsets.end());
+      }
+      radix = tidstore::TidStore::Union(radix, other);
+      for (const auto& [block, offsets] : models::ModelContents(model)) {
+        FUZZ_ASSERT(array.SetBlockOffsets(block, offsets).ok());
+      }
+    }
+    if (recent.size() > 16) recent.erase(recent.begin());
+    FUZZ_ASSERT(radix.num_blocks() == model.size());
+    FUZZ_ASSERT(radix.num_tids() == models::ModelTidCount(model));
+    FUZZ_ASSERT(array.num_tids() == models::ModelTidCount(model));
+    FUZZ_ASSERT(Contents(radix) == models::ModelContents(model));
+    FUZZ_ASSERT((radix.MemoryUsage() == 0) == model.empty());
+  }
+  return 0;
+}
