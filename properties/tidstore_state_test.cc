@@ -197,9 +197,8 @@ RC_GTEST_PROP(TidStoreProperty, OperationSequencesMatchTheModel, ()) {
   Stores stores(burst);
   rc::state::check(TidStoreModel(), stores,
                    rc::state::gen::execOneOfWithArgs<SetOffsets, SetOffsets, SetOffsets,
-                                                     SetInvalidOffsets, IsMember, IsMember,
-                                                     Iterate, RemoveBlock, UnionWith,
-                                                     MemorySanity>());
+                                                     SetInvalidOffsets, IsMember, IsMember, Iterate,
+                                                     RemoveBlock, UnionWith, MemorySanity>());
   RC_ASSERT(Contents(stores.radix).size() == stores.radix.num_blocks());
 }
 

@@ -42,11 +42,13 @@ inline rc::Gen<std::vector<uint16_t>> genOffsets() {
         s.insert(*rc::gen::inRange<uint16_t>(1, 2049));
         break;
       case 1:  // a pair or a short list
-        for (int i = *rc::gen::inRange(2, 6); i > 0; --i) s.insert(*rc::gen::inRange<uint16_t>(1, 2049));
+        for (int i = *rc::gen::inRange(2, 6); i > 0; --i)
+          s.insert(*rc::gen::inRange<uint16_t>(1, 2049));
         break;
       case 2: {  // a run, as a dead page's whole line pointer array
         const uint16_t first = *rc::gen::inRange<uint16_t>(1, 300);
-        const uint16_t last = *rc::gen::inRange<uint16_t>(first, std::min<uint16_t>(2048, first + 400));
+        const uint16_t last =
+            *rc::gen::inRange<uint16_t>(first, std::min<uint16_t>(2048, first + 400));
         for (uint32_t o = first; o <= last; ++o) s.insert(static_cast<uint16_t>(o));
         break;
       }

@@ -30,8 +30,8 @@ enum class OffsetEncoding : uint8_t { kPair = 0, kList = 1, kBitmap = 2, kRuns =
 // The encoding EncodeOffsets picks for `offsets`. REQUIRES: non-empty, valid.
 OffsetEncoding ChooseEncoding(const uint16_t* offsets, size_t n);
 
-// The pool entry of `offsets` (n >= 2; a pair when n == 2) as 4-byte units, ready to append to a leaf's pool.
-// REQUIRES: n >= 2, offsets strictly ascending within 1..kMaxOffsetNumber.
+// The pool entry of `offsets` (n >= 2; a pair when n == 2) as 4-byte units, ready to append to a
+// leaf's pool. REQUIRES: n >= 2, offsets strictly ascending within 1..kMaxOffsetNumber.
 std::vector<uint32_t> EncodePoolEntry(const uint16_t* offsets, size_t n);
 
 // Size in 4-byte units of the entry starting at entry[0].

@@ -7,10 +7,12 @@ namespace pgstore::tidstore {
 
 Status SortedArrayTidStore::SetBlockOffsets(uint32_t block, const uint16_t* offsets, size_t n) {
   PGSTORE_RETURN_IF_ERROR(CheckOffsets(offsets, n));
-  const auto first = std::lower_bound(items_.begin(), items_.end(), MakeItem(block, 0),
-                                      [](const Item& a, const Item& b) { return a.Key() < b.Key(); });
+  const auto first =
+      std::lower_bound(items_.begin(), items_.end(), MakeItem(block, 0),
+                       [](const Item& a, const Item& b) { return a.Key() < b.Key(); });
   auto last = first;
-  while (last != items_.end() && (static_cast<uint32_t>(last->bi_hi) << 16 | last->bi_lo) == block) {
+  while (last != items_.end() &&
+         (static_cast<uint32_t>(last->bi_hi) << 16 | last->bi_lo) == block) {
     ++last;
   }
   std::vector<Item> fresh;
@@ -22,10 +24,12 @@ Status SortedArrayTidStore::SetBlockOffsets(uint32_t block, const uint16_t* offs
 }
 
 bool SortedArrayTidStore::RemoveBlock(uint32_t block) {
-  const auto first = std::lower_bound(items_.begin(), items_.end(), MakeItem(block, 0),
-                                      [](const Item& a, const Item& b) { return a.Key() < b.Key(); });
+  const auto first =
+      std::lower_bound(items_.begin(), items_.end(), MakeItem(block, 0),
+                       [](const Item& a, const Item& b) { return a.Key() < b.Key(); });
   auto last = first;
-  while (last != items_.end() && (static_cast<uint32_t>(last->bi_hi) << 16 | last->bi_lo) == block) {
+  while (last != items_.end() &&
+         (static_cast<uint32_t>(last->bi_hi) << 16 | last->bi_lo) == block) {
     ++last;
   }
   if (first == last) return false;

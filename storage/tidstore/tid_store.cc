@@ -62,13 +62,37 @@ struct Leaf : Node {
   }
   // The first entry whose suffix is >= s.
   size_t LowerBound(uint32_t s) const {
-    size_t lo = 0, hi = size();
-    while (lo < hi) {
-      const size_t mid = (lo + hi) / 2;
-      if (KeyAt(mid) < s) {
-        lo = mid + 1;
+    switch (width()) {
+      case 1:
+        // A full depth-3 leaf holds every suffix 0..255 in order: index directly.
+        if (size() == 256) return s;
+        return LowerBoundOf<1>(s);
+      case 2:
+        return LowerBoundOf<2>(s);
+      case 3:
+        return LowerBoundOf<3>(s);
+      default:
+        return LowerBoundOf<4>(s);
+    }
+  }
+  template <int W>
+  uint32_t KeyOf(size_t i) const {
+    const uint8_t* p = keys.data() + i * W;
+    if constexpr (W == 1) return p[0];
+    uint32_t k = 0;
+    std::memcpy(&k, p, W);
+    return k;
+  }
+  template <int W>
+  size_t LowerBoundOf(uint32_t s) const {
+    size_t lo = 0, n = size();
+    while (n > 0) {  // branch-light binary search
+      const size_t half = n / 2;
+      if (KeyOf<W>(lo + half) < s) {
+        lo += half + 1;
+        n -= half + 1;
       } else {
-        hi = mid;
+        n = half;
       }
     }
     return lo;
@@ -292,10 +316,10 @@ void RemoveChild(Node* n, uint8_t chunk) {
     case kNode4:
     case kNode16: {
       // Node4 and Node16 share the layout up to their capacity.
-      uint8_t* chunks = n->kind == kNode4 ? static_cast<Node4*>(n)->chunks
-                                          : static_cast<Node16*>(n)->chunks;
-      Node** children = n->kind == kNode4 ? static_cast<Node4*>(n)->children
-                                          : static_cast<Node16*>(n)->children;
+      uint8_t* chunks =
+          n->kind == kNode4 ? static_cast<Node4*>(n)->chunks : static_cast<Node16*>(n)->chunks;
+      Node** children =
+          n->kind == kNode4 ? static_cast<Node4*>(n)->children : static_cast<Node16*>(n)->children;
       int i = 0;
       while (chunks[i] != chunk) ++i;
       for (; i + 1 < n->count; ++i) {
@@ -445,8 +469,7 @@ Status CheckOffsets(const uint16_t* offsets, size_t n) {
   return Status::Ok();
 }
 
-TidStore::TidStore(size_t burst_entries)
-    : burst_entries_(burst_entries > 0 ? burst_entries : 1) {}
+TidStore::TidStore(size_t burst_entries) : burst_entries_(burst_entries > 0 ? burst_entries : 1) {}
 TidStore::~TidStore() { FreeNode(root_); }
 
 TidStore::TidStore(TidStore&& other) noexcept : burst_entries_(other.burst_entries_) {
@@ -468,7 +491,8 @@ TidStore& TidStore::operator=(TidStore&& other) noexcept {
 
 Status TidStore::SetBlockOffsets(uint32_t block, const uint16_t* offsets, size_t n) {
   PGSTORE_RETURN_IF_ERROR(CheckOffsets(offsets, n));
-  const std::vector<uint32_t> entry = n >= 2 ? EncodePoolEntry(offsets, n) : std::vector<uint32_t>();
+  const std::vector<uint32_t> entry =
+      n >= 2 ? EncodePoolEntry(offsets, n) : std::vector<uint32_t>();
   Node** slot = &root_;
   uint8_t depth = 0;
   for (;;) {
@@ -621,8 +645,7 @@ size_t TidStore::MemoryUsage() const {
   return bytes;
 }
 
-StatusOr<TidStore> TidStore::BuildFromSorted(const std::vector<Tid>& tids,
-                                             size_t burst_entries) {
+StatusOr<TidStore> TidStore::BuildFromSorted(const std::vector<Tid>& tids, size_t burst_entries) {
   TidStore store(burst_entries);
   std::vector<uint16_t> offsets;
   size_t i = 0;

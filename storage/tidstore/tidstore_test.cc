@@ -124,7 +124,8 @@ TEST(TidStoreTest, BurstingKeepsEveryBlockAndOrder) {
   for (uint32_t i = 40000; i-- > 0;) {
     const uint32_t block = i * 104729u;
     const std::vector<uint16_t> offsets =
-        i % 3 == 0 ? std::vector<uint16_t>{static_cast<uint16_t>(1 + i % 291)} : Range(1, 1 + i % 40);
+        i % 3 == 0 ? std::vector<uint16_t>{static_cast<uint16_t>(1 + i % 291)}
+                   : Range(1, 1 + i % 40);
     ASSERT_TRUE(s.SetBlockOffsets(block, offsets).ok());
     want[block] = offsets;
   }
@@ -183,8 +184,8 @@ TEST(TidStoreTest, UnionHoldsBoth) {
   ASSERT_TRUE(b.SetBlockOffsets(3, {4, 6}).ok());
   ASSERT_TRUE(b.SetBlockOffsets(9, {7}).ok());
   TidStore u = TidStore::Union(a, b);
-  EXPECT_EQ(Contents(u), (std::map<uint32_t, std::vector<uint16_t>>{
-                             {1, {1, 2}}, {3, {4, 5, 6}}, {9, {7}}}));
+  EXPECT_EQ(Contents(u),
+            (std::map<uint32_t, std::vector<uint16_t>>{{1, {1, 2}}, {3, {4, 5, 6}}, {9, {7}}}));
   EXPECT_EQ(u.num_tids(), 6u);
 }
 

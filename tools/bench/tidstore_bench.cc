@@ -119,20 +119,23 @@ double TimeProbes(const Store& s, const std::vector<Tid>& probes, bool expect) {
   return ns;
 }
 
-// Probes every row of the table once, in index order or in a pseudo-random permutation
-// (i * a mod n, a coprime with n): vacuum's index scan over a monotonic or a UUID index.
-template <typename Store>
-double TimeIndexScan(const Store& s, uint64_t rows, bool random_order, size_t expect) {
-  const uint64_t a = 2654435761u;  // odd, and prime: coprime with any n it does not divide
-  uint64_t mult = a;
+// The TIDs an index scan hands vacuum: every row of the table once, in index order or in a
+// pseudo-random permutation (i * a mod n, a coprime with n), as a monotonic or a UUID index gives
+// them. Computed once, so that the timed loop only reads them (as vacuum reads index tuples).
+std::vector<Tid> IndexScanOrder(uint64_t rows, bool random_order) {
+  uint64_t mult = 2654435761u;
   while (std::__gcd(mult, rows) != 1) mult += 2;
+  std::vector<Tid> probes(rows);
+  for (uint64_t i = 0; i < rows; ++i) probes[i] = TidOfRow(random_order ? (i * mult) % rows : i);
+  return probes;
+}
+
+template <typename Store>
+double TimeIndexScan(const Store& s, const std::vector<Tid>& probes, size_t expect) {
   const auto start = Clock::now();
   size_t found = 0;
-  for (uint64_t i = 0; i < rows; ++i) {
-    const uint64_t row = random_order ? (i * mult) % rows : i;
-    found += s.IsMember(TidOfRow(row));
-  }
-  const double ns = Seconds(start) * 1e9 / static_cast<double>(rows);
+  for (const Tid& t : probes) found += s.IsMember(t);
+  const double ns = Seconds(start) * 1e9 / static_cast<double>(probes.size());
   if (found != expect) {
     std::fprintf(stderr, "tidstore_bench: index scan found %zu, want %zu\n", found, expect);
     std::exit(1);
@@ -157,8 +160,8 @@ Result Measure(const Pattern& p, const std::vector<Tid>& hits, const std::vector
     const Store& s = *built;
     r.bytes = s.MemoryUsage();
     if (p.table_rows > 0) {
-      ns[0].push_back(TimeIndexScan(s, p.table_rows, false, p.tids.size()));
-      ns[2].push_back(TimeIndexScan(s, p.table_rows, true, p.tids.size()));
+      ns[0].push_back(TimeIndexScan(s, hits, p.tids.size()));
+      ns[2].push_back(TimeIndexScan(s, hits_random, p.tids.size()));
     } else {
       ns[0].push_back(TimeProbes(s, hits, true));
       ns[1].push_back(TimeProbes(s, misses, false));
@@ -182,7 +185,10 @@ Row Run(const std::string& name, uint64_t count, uint32_t step, int reps) {
                static_cast<unsigned long long>(count));
   const Pattern p = MakePattern(name, count, step);
   std::vector<Tid> hits, misses, hits_random, misses_random;
-  if (p.table_rows == 0) {
+  if (p.table_rows > 0) {  // for vacuum: the two index scans, hits and misses mixed
+    hits = IndexScanOrder(p.table_rows, false);
+    hits_random = IndexScanOrder(p.table_rows, true);
+  } else {
     // Up to 1,000,000 probes of each kind. Misses: TIDs in the pattern's block range that it does
     // not hold (checked against the sorted TID list itself, not against either store).
     std::mt19937_64 rng(7);
@@ -201,8 +207,7 @@ Row Run(const std::string& name, uint64_t count, uint32_t step, int reps) {
     std::shuffle(hits_random.begin(), hits_random.end(), rng);
     std::shuffle(misses_random.begin(), misses_random.end(), rng);
   }
-  std::fprintf(stderr, "tidstore_bench: %s: %zu TIDs, measuring...\n", name.c_str(),
-               p.tids.size());
+  std::fprintf(stderr, "tidstore_bench: %s: %zu TIDs, measuring...\n", name.c_str(), p.tids.size());
   Row row{name, p.tids.size(), {}, {}};
   row.radix = Measure<TidStore>(p, hits, misses, hits_random, misses_random, reps);
   row.array = Measure<SortedArrayTidStore>(p, hits, misses, hits_random, misses_random, reps);
@@ -255,9 +260,11 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const std::vector<std::pair<std::string, uint64_t>> all = {
-      {"dense", 10000000},   {"every-nth-block", 33000}, {"clustered", 1000000},
-      {"random", 1000000},   {"vacuum", 100000000}};
+  const std::vector<std::pair<std::string, uint64_t>> all = {{"dense", 10000000},
+                                                             {"every-nth-block", 33000},
+                                                             {"clustered", 1000000},
+                                                             {"random", 1000000},
+                                                             {"vacuum", 100000000}};
   std::vector<std::pair<std::string, uint64_t>> todo;
   for (const auto& [name, default_count] : all) {
     if (pattern.empty() || pattern == name) todo.emplace_back(name, count ? count : default_count);
@@ -273,12 +280,15 @@ int main(int argc, char** argv) {
   std::vector<Row> rows;
   for (const auto& [name, n] : todo) rows.push_back(Run(name, n, step, reps));
   if (rows.size() > 1) {
-    std::printf("\nsummary (lookup ratio = array ns / radix ns; > 1 means the radix store is "
-                "faster)\n");
+    std::printf(
+        "\nsummary (lookup ratio = array ns / radix ns; > 1 means the radix store is "
+        "faster)\n");
     std::printf("  %-16s %12s %10s %10s %12s %12s %12s %12s\n", "pattern", "TIDs", "radix B/TID",
                 "array B/TID", "hit ratio", "miss ratio", "hit rnd", "miss rnd");
     for (const Row& r : rows) {
-      const auto ratio = [&](int i) { return r.radix.ns[i] > 0 ? r.array.ns[i] / r.radix.ns[i] : 0; };
+      const auto ratio = [&](int i) {
+        return r.radix.ns[i] > 0 ? r.array.ns[i] / r.radix.ns[i] : 0;
+      };
       std::printf("  %-16s %12zu %10.3f %10.3f %12.2f %12.2f %12.2f %12.2f\n", r.pattern.c_str(),
                   r.tids, static_cast<double>(r.radix.bytes) / r.tids,
                   static_cast<double>(r.array.bytes) / r.tids, ratio(0), ratio(1), ratio(2),
