@@ -132,6 +132,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     }
     if (recent.size() > 16) recent.erase(recent.begin());
+    FUZZ_ASSERT(radix.Validate().ok());
     FUZZ_ASSERT(radix.num_blocks() == model.size());
     FUZZ_ASSERT(radix.num_tids() == models::ModelTidCount(model));
     FUZZ_ASSERT(array.num_tids() == models::ModelTidCount(model));

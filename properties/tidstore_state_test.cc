@@ -42,6 +42,8 @@ std::map<uint32_t, std::vector<uint16_t>> Contents(const TidStore& s) {
 }
 
 void CheckCounts(const TidStoreModel& m, const Stores& s) {
+  const Status valid = s.radix.Validate();
+  RC_ASSERT(valid.ok());
   RC_ASSERT(s.radix.num_blocks() == m.size());
   RC_ASSERT(s.radix.num_tids() == models::ModelTidCount(m));
   RC_ASSERT(s.array.num_tids() == models::ModelTidCount(m));
@@ -87,6 +89,7 @@ struct SetInvalidOffsets : Command {
     RC_ASSERT(s.array.SetBlockOffsets(block, offsets).IsInvalidArgument());
     RC_ASSERT(s.radix.MemoryUsage() == memory);
     RC_ASSERT(Contents(s.radix) == models::ModelContents(m));
+    CheckCounts(m, s);
   }
   void show(std::ostream& os) const override {
     os << "SetInvalidOffsets(" << block << ", " << offsets.size() << " offsets)";
@@ -115,6 +118,7 @@ struct IsMember : Command {
     const bool want = models::ModelIsMember(m, block, offset);  // NOLINT
     RC_ASSERT(s.radix.IsMember({block, offset}) == want);
     RC_ASSERT(s.array.IsMember({block, offset}) == want);
+    CheckCounts(m, s);
   }
   void show(std::ostream& os) const override {
     os << "IsMember(" << block << ", " << offset << ")";
@@ -202,33 +206,45 @@ RC_GTEST_PROP(TidStoreProperty, OperationSequencesMatchTheModel, ()) {
   RC_ASSERT(Contents(stores.radix).size() == stores.radix.num_blocks());
 }
 
-// Many keys sharing prefixes: every node size (4, 16, 48, 256) at every depth, then removal of
-// everything in random order.
+// Many keys sharing prefixes: every node size (4, 16, 48, 256) at every depth; then half of them
+// removed in random order, new ones added into the holes, and everything removed.
 RC_GTEST_PROP(TidStoreProperty, DenseKeySpacesGrowAndShrinkEveryNodeSize, ()) {
   const size_t burst = *rc::gen::element<size_t>(1, 3, 8);
   TidStore s(burst);
   TidStoreModel m;
   const uint32_t base = *genBlock();
-  const int count = *rc::gen::inRange(1, 700);
   const uint32_t stride = *rc::gen::element<uint32_t>(1, 3, 256, 257, 65536, 16777216);
-  for (int i = 0; i < count; ++i) {
-    const uint32_t block = base + static_cast<uint32_t>(i) * stride;
+  const auto add = [&](uint32_t block) {
     const std::vector<uint16_t> offsets = *genOffsets();
     RC_ASSERT(s.SetBlockOffsets(block, offsets).ok());
     m[block] = {offsets.begin(), offsets.end()};
-  }
-  RC_ASSERT(Contents(s) == models::ModelContents(m));
+  };
+  const auto check = [&] {
+    const Status valid = s.Validate();
+    RC_ASSERT(valid.ok());
+    RC_ASSERT(Contents(s) == models::ModelContents(m));
+  };
+  const int count = *rc::gen::inRange(1, 700);
+  for (int i = 0; i < count; ++i) add(base + static_cast<uint32_t>(i) * stride);
+  check();
   std::vector<uint32_t> blocks;
   for (const auto& [b, o] : m) blocks.push_back(b);
-  // A random removal order: swap each position with a generated later one.
+  // A random order: swap each position with a generated later one.
   for (size_t i = 0; i + 1 < blocks.size(); ++i) {
     std::swap(blocks[i], blocks[*rc::gen::inRange<size_t>(i, blocks.size())]);
   }
-  for (uint32_t b : blocks) {
-    RC_ASSERT(s.RemoveBlock(b));
-    m.erase(b);
-    RC_ASSERT(s.num_blocks() == m.size());
+  for (size_t i = 0; i < blocks.size() / 2; ++i) {
+    RC_ASSERT(s.RemoveBlock(blocks[i]));
+    m.erase(blocks[i]);
   }
+  check();
+  for (int i = 0; i < count / 2; ++i) add(base + static_cast<uint32_t>(i) * stride + stride / 2);
+  check();
+  while (!m.empty()) {
+    RC_ASSERT(s.RemoveBlock(m.begin()->first));
+    m.erase(m.begin());
+  }
+  check();
   RC_ASSERT(s.MemoryUsage() == 0u);
 }
 

@@ -68,6 +68,12 @@ class TidStore {
   // Calls fn(block, offsets) for every block in ascending order; stops early if fn returns false.
   void ForEachBlock(const std::function<bool(uint32_t, const std::vector<uint16_t>&)>& fn) const;
 
+  // Checks every structural invariant (as amcheck does for a heap): node kinds, depths and child
+  // counts; chunk order; leaf keys strictly ascending; every slot a
+  // valid offset or a well-formed pool entry; dead pool space exactly what no slot references;
+  // the block and TID counts. Corruption naming the first broken invariant. For tests.
+  Status Validate() const;
+
   size_t num_blocks() const { return num_blocks_; }
   size_t num_tids() const { return num_tids_; }
   size_t MemoryUsage() const;

@@ -43,6 +43,7 @@ TEST(OffsetSetTest, EncodingsRoundTripAndChooseTheSmallest) {
       {Range(1, 291), OffsetEncoding::kRuns},
       {Range(1, 291, 2), OffsetEncoding::kBitmap},
       {Range(10, 40, 3), OffsetEncoding::kBitmap},
+      {Range(8, 39, 3), OffsetEncoding::kBitmap},  // 4 bitmap bytes: the entry ends on a unit
       {{1, 2, 3, 100, 101, 102, 2000, 2001, 2002}, OffsetEncoding::kRuns},
   };
   for (const Case& c : cases) {
@@ -130,6 +131,7 @@ TEST(TidStoreTest, BurstingKeepsEveryBlockAndOrder) {
     want[block] = offsets;
   }
   EXPECT_EQ(Contents(s), want);
+  EXPECT_TRUE(s.Validate().ok()) << s.Validate().ToString();
   EXPECT_EQ(s.num_blocks(), want.size());
   for (const auto& [block, offsets] : want) {
     EXPECT_TRUE(s.IsMember({block, offsets.back()}));
@@ -146,6 +148,7 @@ TEST(TidStoreTest, BurstingKeepsEveryBlockAndOrder) {
     }
   }
   EXPECT_EQ(Contents(s), want);
+  EXPECT_TRUE(s.Validate().ok()) << s.Validate().ToString();
   for (const auto& [block, offsets] : want) ASSERT_TRUE(s.RemoveBlock(block));
   EXPECT_EQ(s.num_blocks(), 0u);
   EXPECT_EQ(s.num_tids(), 0u);
