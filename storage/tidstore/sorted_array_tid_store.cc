@@ -5,16 +5,20 @@
 
 namespace pgstore::tidstore {
 
-Status SortedArrayTidStore::SetBlockOffsets(uint32_t block, const uint16_t* offsets, size_t n) {
-  PGSTORE_RETURN_IF_ERROR(CheckOffsets(offsets, n));
+std::pair<std::vector<SortedArrayTidStore::Item>::iterator,
+          std::vector<SortedArrayTidStore::Item>::iterator>
+SortedArrayTidStore::BlockRange(uint32_t block) {
   const auto first =
       std::lower_bound(items_.begin(), items_.end(), MakeItem(block, 0),
                        [](const Item& a, const Item& b) { return a.Key() < b.Key(); });
   auto last = first;
-  while (last != items_.end() &&
-         (static_cast<uint32_t>(last->bi_hi) << 16 | last->bi_lo) == block) {
-    ++last;
-  }
+  while (last != items_.end() && last->Block() == block) ++last;
+  return {first, last};
+}
+
+Status SortedArrayTidStore::SetBlockOffsets(uint32_t block, const uint16_t* offsets, size_t n) {
+  PGSTORE_RETURN_IF_ERROR(CheckOffsets(offsets, n));
+  const auto [first, last] = BlockRange(block);
   std::vector<Item> fresh;
   fresh.reserve(n);
   for (size_t i = 0; i < n; ++i) fresh.push_back(MakeItem(block, offsets[i]));
@@ -24,14 +28,7 @@ Status SortedArrayTidStore::SetBlockOffsets(uint32_t block, const uint16_t* offs
 }
 
 bool SortedArrayTidStore::RemoveBlock(uint32_t block) {
-  const auto first =
-      std::lower_bound(items_.begin(), items_.end(), MakeItem(block, 0),
-                       [](const Item& a, const Item& b) { return a.Key() < b.Key(); });
-  auto last = first;
-  while (last != items_.end() &&
-         (static_cast<uint32_t>(last->bi_hi) << 16 | last->bi_lo) == block) {
-    ++last;
-  }
+  const auto [first, last] = BlockRange(block);
   if (first == last) return false;
   items_.erase(first, last);
   return true;
@@ -61,13 +58,9 @@ void SortedArrayTidStore::ForEachBlock(
   std::vector<uint16_t> offsets;
   size_t i = 0;
   while (i < items_.size()) {
-    const uint32_t block = static_cast<uint32_t>(items_[i].bi_hi) << 16 | items_[i].bi_lo;
+    const uint32_t block = items_[i].Block();
     offsets.clear();
-    for (; i < items_.size() &&
-           (static_cast<uint32_t>(items_[i].bi_hi) << 16 | items_[i].bi_lo) == block;
-         ++i) {
-      offsets.push_back(items_[i].posid);
-    }
+    for (; i < items_.size() && items_[i].Block() == block; ++i) offsets.push_back(items_[i].posid);
     if (!fn(block, offsets)) return;
   }
 }

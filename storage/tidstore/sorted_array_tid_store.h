@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "storage/common/status.h"
@@ -34,6 +35,7 @@ class SortedArrayTidStore {
  private:
   struct Item {  // ItemPointerData: 6 bytes, 2-aligned
     uint16_t bi_hi, bi_lo, posid;
+    uint32_t Block() const { return static_cast<uint32_t>(bi_hi) << 16 | bi_lo; }
     uint64_t Key() const {
       return static_cast<uint64_t>(bi_hi) << 32 | static_cast<uint64_t>(bi_lo) << 16 | posid;
     }
@@ -42,6 +44,9 @@ class SortedArrayTidStore {
   static Item MakeItem(uint32_t block, uint16_t offset) {
     return Item{static_cast<uint16_t>(block >> 16), static_cast<uint16_t>(block), offset};
   }
+  // The items of `block`: [first, last).
+  std::pair<std::vector<Item>::iterator, std::vector<Item>::iterator> BlockRange(uint32_t block);
+
   std::vector<Item> items_;
 };
 
