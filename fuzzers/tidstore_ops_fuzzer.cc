@@ -1,5 +1,6 @@
 // Property: any sequence of TID store operations decoded from the input (set a block's offsets,
-// valid or not; remove a block; membership tests; union with a second store) leaves the radix
+// valid or not; remove a block; set or remove a strided run of blocks; membership tests; union
+// with a second store) leaves the radix
 // store and the sorted-array baseline equal to the model, std::map<block, std::set<offset>>,
 // checked after every step; destroying the stores leaks nothing (LeakSanitizer).
 #include <cstdint>
@@ -94,7 +95,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint32_t> recent;
   while (!in.empty()) {
     const uint8_t op = in.U8() % 8;
-    if (op <= 3) {  // set offsets
+    if (op == 3) {  // set or remove a strided run of blocks: wide nodes at every depth
+      const uint32_t base = TakeBlock(&in, recent);
+      const uint8_t shape = in.U8();
+      static const uint32_t kStrides[] = {1, 256, 65536, 1u << 24};
+      const uint32_t stride = kStrides[shape & 3];
+      const int count = 1 + (shape >> 2);  // 1..64
+      const bool remove = in.U8() & 1;
+      const std::vector<uint16_t> offsets = remove ? std::vector<uint16_t>{} : TakeOffsets(&in);
+      for (int i = 0; i < count; ++i) {
+        const uint32_t block = base + static_cast<uint32_t>(i) * stride;
+        if (remove) {
+          const bool present = model.erase(block) > 0;
+          FUZZ_ASSERT(radix.RemoveBlock(block) == present);
+          FUZZ_ASSERT(array.RemoveBlock(block) == present);
+        } else if (models::ModelValidOffsets(offsets)) {
+          FUZZ_ASSERT(radix.SetBlockOffsets(block, offsets).ok());
+          FUZZ_ASSERT(array.SetBlockOffsets(block, offsets).ok());
+          model[block] = {offsets.begin(), offsets.end()};
+        }
+      }
+      recent.push_back(base);
+    } else if (op <= 2) {  // set offsets
       const uint32_t block = TakeBlock(&in, recent);
       const std::vector<uint16_t> offsets = TakeOffsets(&in);
       const bool valid = models::ModelValidOffsets(offsets);
