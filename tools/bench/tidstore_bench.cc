@@ -2,7 +2,7 @@
 // TIDs, on the dead-TID patterns of ../shared/docs/workloads.md:
 //
 //   bazel run --config=bench //tools/bench:tidstore_bench -- [--pattern P] [--count N] [--step S]
-//                                                            [--reps R]
+//                                                            [--reps R] [--burst B]
 //
 //   dense            all 291 offsets of consecutive blocks (N TIDs, default 10,000,000)
 //
@@ -16,6 +16,8 @@
 // For each store: bytes allocated, bytes per TID, build time from the sorted TID stream, and
 // is_member ns for hits and misses in index (ascending) order and in random order; the median of R
 // repetitions (default 3). Without --pattern every pattern runs and a summary table follows.
+// --burst sets the radix store's leaf burst threshold (default kDefaultBurstEntries), to measure
+// the choice.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -31,6 +33,16 @@
 namespace {
 
 using namespace pgstore::tidstore;
+
+size_t g_burst = kDefaultBurstEntries;
+
+// BuildFromSorted for either store, the radix one with the chosen burst threshold.
+auto Build(const std::vector<Tid>& tids, TidStore*) {
+  return TidStore::BuildFromSorted(tids, g_burst);
+}
+auto Build(const std::vector<Tid>& tids, SortedArrayTidStore*) {
+  return SortedArrayTidStore::BuildFromSorted(tids);
+}
 using Clock = std::chrono::steady_clock;
 
 constexpr uint16_t kTuplesPerPage = 291;
@@ -140,7 +152,7 @@ Result Measure(const Pattern& p, const std::vector<Tid>& hits, const std::vector
   std::vector<double> build, ns[4];
   for (int rep = 0; rep < reps; ++rep) {
     const auto start = Clock::now();
-    auto built = Store::BuildFromSorted(p.tids);
+    auto built = Build(p.tids, static_cast<Store*>(nullptr));
     build.push_back(Seconds(start) * 1e3);
     if (!built.ok()) {
       std::fprintf(stderr, "tidstore_bench: %s\n", built.status().ToString().c_str());
@@ -240,12 +252,14 @@ int main(int argc, char** argv) {
       count = std::strtoull(argv[++i], nullptr, 10);
     } else if (a == "--step" && i + 1 < argc) {
       step = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
+    } else if (a == "--burst" && i + 1 < argc) {
+      g_burst = std::strtoul(argv[++i], nullptr, 10);
     } else if (a == "--reps" && i + 1 < argc) {
       reps = std::max(1, std::atoi(argv[++i]));
     } else {
       std::fprintf(stderr,
                    "usage: tidstore_bench [--pattern dense|every-nth-block|clustered|random|"
-                   "vacuum] [--count N] [--step S] [--reps R]\n");
+                   "vacuum] [--count N] [--step S] [--reps R] [--burst B]\n");
       return 2;
     }
   }
