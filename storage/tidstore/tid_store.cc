@@ -723,6 +723,24 @@ size_t TidStore::MemoryUsage() const {
   return bytes;
 }
 
+void TidStore::ShrinkToFit() {
+  if (root_ == nullptr) return;
+  std::vector<Node*> stack = {root_};
+  while (!stack.empty()) {
+    Node* n = stack.back();
+    stack.pop_back();
+    if (n->kind == kLeaf) {
+      Leaf* l = static_cast<Leaf*>(n);
+      CompactPool(l);
+      l->pool.shrink_to_fit();
+      l->keys.shrink_to_fit();
+      l->slots.shrink_to_fit();
+      continue;
+    }
+    ForEachChild(n, [&stack](uint8_t, Node* child) { stack.push_back(child); });
+  }
+}
+
 StatusOr<TidStore> TidStore::BuildFromSorted(const std::vector<Tid>& tids, size_t burst_entries) {
   TidStore store(burst_entries);
   std::vector<uint16_t> offsets;
@@ -736,6 +754,7 @@ StatusOr<TidStore> TidStore::BuildFromSorted(const std::vector<Tid>& tids, size_
     for (; i < tids.size() && tids[i].block == block; ++i) offsets.push_back(tids[i].offset);
     PGSTORE_RETURN_IF_ERROR(store.SetBlockOffsets(block, offsets));
   }
+  store.ShrinkToFit();
   return store;
 }
 
@@ -764,6 +783,7 @@ TidStore TidStore::Union(const TidStore& a, const TidStore& b) {
     return true;
   });
   for (; j < bs.size(); ++j) (void)out.SetBlockOffsets(bs[j].first, bs[j].second);
+  out.ShrinkToFit();
   return out;
 }
 

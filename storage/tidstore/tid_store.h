@@ -68,6 +68,10 @@ class TidStore {
   // Calls fn(block, offsets) for every block in ascending order; stops early if fn returns false.
   void ForEachBlock(const std::function<bool(uint32_t, const std::vector<uint16_t>&)>& fn) const;
 
+  // Releases spare capacity: compacts every leaf's pool and shrinks its arrays to their size
+  // (BuildFromSorted and Union end with it).
+  void ShrinkToFit();
+
   // Checks every structural invariant (as amcheck does for a heap): node kinds, depths and child
   // counts; chunk order; leaf keys strictly ascending; every slot a
   // valid offset or a well-formed pool entry; dead pool space exactly what no slot references;
