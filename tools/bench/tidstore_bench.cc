@@ -289,13 +289,17 @@ int main(int argc, char** argv) {
     std::printf("  %-16s %12s %10s %10s %12s %12s %12s %12s\n", "pattern", "TIDs", "radix B/TID",
                 "array B/TID", "hit ratio", "miss ratio", "hit rnd", "miss rnd");
     for (const Row& r : rows) {
-      const auto ratio = [&](int i) {
-        return r.radix.ns[i] > 0 ? r.array.ns[i] / r.radix.ns[i] : 0;
-      };
-      std::printf("  %-16s %12zu %10.3f %10.3f %12.2f %12.2f %12.2f %12.2f\n", r.pattern.c_str(),
-                  r.tids, static_cast<double>(r.radix.bytes) / r.tids,
-                  static_cast<double>(r.array.bytes) / r.tids, ratio(0), ratio(1), ratio(2),
-                  ratio(3));
+      std::printf("  %-16s %12zu %10.3f %10.3f", r.pattern.c_str(), r.tids,
+                  static_cast<double>(r.radix.bytes) / r.tids,
+                  static_cast<double>(r.array.bytes) / r.tids);
+      for (int i = 0; i < 4; ++i) {
+        if (r.radix.ns[i] > 0) {
+          std::printf(" %12.2f", r.array.ns[i] / r.radix.ns[i]);
+        } else {
+          std::printf(" %12s", "-");  // vacuum mixes hits and misses in each scan
+        }
+      }
+      std::printf("\n");
     }
     std::printf("  (vacuum: 'hit ratio' is the monotonic index scan, 'hit rnd' the random one)\n");
   }
