@@ -287,10 +287,9 @@ Node* AddChild(Node* n, uint8_t chunk, Node* child) {
     case kNode48: {
       Node48* s = static_cast<Node48*>(n);
       if (s->count < 48) {
-        int free_slot = 0;  // children[] is kept dense: slots 0..count-1 are used
-        free_slot = s->count;
-        s->index[chunk] = static_cast<uint8_t>(free_slot);
-        s->children[free_slot] = child;
+        // children[] is kept dense: slots 0..count-1 are used, so the next free one is count.
+        s->index[chunk] = static_cast<uint8_t>(s->count);
+        s->children[s->count] = child;
         ++s->count;
         return n;
       }
