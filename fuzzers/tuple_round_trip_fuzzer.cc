@@ -88,12 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Row row;
   for (int i = 0; i < desc.natts(); ++i) row.push_back(TakeValue(desc.attr(i), &in));
 
-  Row canonical;
-  for (int i = 0; i < desc.natts(); ++i) {
-    canonical.push_back(row[i] && desc.attr(i).is_varlena()
-                            ? std::optional(models::ModelWidenShortVarlena(*row[i]))
-                            : row[i]);
-  }
+  const Row canonical = generators::CanonicalRow(desc, row);
   size_t previous_size = SIZE_MAX;
   for (tuple::TrailingNulls mode : {tuple::TrailingNulls::kOff, tuple::TrailingNulls::kKeepBitmap,
                                     tuple::TrailingNulls::kDropBitmap}) {

@@ -27,19 +27,6 @@ using generators::ModelAttrsOf;
 
 models::ModelTruncation ModelMode(TrailingNulls m) { return generators::ModelTruncationOf(m); }
 
-// The row as it reads back: short varlenas widened (packing is invisible to SQL).
-OwnedRow Canonical(const TupleDesc& desc, const OwnedRow& row) {
-  OwnedRow out;
-  for (int i = 0; i < desc.natts(); ++i) {
-    if (row[i] && desc.attr(i).is_varlena()) {
-      out.emplace_back(models::ModelWidenShortVarlena(*row[i]));
-    } else {
-      out.push_back(row[i]);
-    }
-  }
-  return out;
-}
-
 OwnedRow Owned(const std::vector<Datum>& values) {
   OwnedRow out;
   for (const Datum& d : values) {
@@ -62,7 +49,7 @@ RC_GTEST_PROP(TupleProperty, DeformInvertsFormInEveryMode, ()) {
     const std::vector<uint8_t> t = MustForm(c, mode);
     StatusOr<OwnedRow> back = CanonicalValues(ByteView(t), c.desc);
     RC_ASSERT(back.ok());
-    RC_ASSERT(*back == Canonical(c.desc, c.values));
+    RC_ASSERT(*back == generators::CanonicalRow(c.desc, c.values));
   }
 }
 

@@ -25,6 +25,19 @@ inline std::vector<models::ModelAttr> ModelAttrsOf(const tuple::TupleDesc& desc)
   return out;
 }
 
+// The row as it reads back: short varlenas widened to 4-byte headers (packing is invisible to SQL).
+inline models::ModelRow CanonicalRow(const tuple::TupleDesc& desc, const models::ModelRow& row) {
+  models::ModelRow out;
+  for (int i = 0; i < desc.natts(); ++i) {
+    if (row[i] && desc.attr(i).is_varlena()) {
+      out.emplace_back(models::ModelWidenShortVarlena(*row[i]));
+    } else {
+      out.push_back(row[i]);
+    }
+  }
+  return out;
+}
+
 inline models::ModelTruncation ModelTruncationOf(tuple::TrailingNulls m) {
   switch (m) {
     case tuple::TrailingNulls::kKeepBitmap:
