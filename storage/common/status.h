@@ -75,6 +75,7 @@ class [[nodiscard]] StatusOr {
   const T& operator*() const& { return value(); }
   T& operator*() & { return value(); }
   const T* operator->() const { return &value(); }
+  T* operator->() { return &value(); }
 
  private:
   Status status_;

@@ -5,25 +5,22 @@
 #include <string>
 #include <utility>
 
+#include "storage/tidstore/leaf.h"
+#include "storage/tidstore/packed_leaf.h"
+
 namespace pgstore::tidstore {
-
-// ---------------------------------------------------------------------------------------------
-// Node types.
-
-enum Kind : uint8_t { kLeaf, kNode4, kNode16, kNode48, kNode256 };
-
-struct TidStore::Node {
-  uint8_t kind;
-  uint8_t depth;   // 0..3: how many key bytes are above this node
-  uint16_t count;  // children of an inner node
-};
 
 namespace {
 
-using Node = TidStore::Node;
-
-constexpr size_t kMaxPoolUnits = 1u << 15;  // 15-bit unit index in a slot
+using internal::IsLeafKind;
+using internal::kMaxPoolUnits;
+using internal::Leaf;
+using internal::Node;
+using internal::PackedLeaf;
 constexpr uint8_t kEmpty48 = 0xFF;
+// ShrinkToFit packs leaves with keys this wide or wider (depths 0 and 1), where sparse blocks make
+// the key bytes most of the cost; narrower leaves stay fast to search.
+constexpr int kMinPackedWidth = 3;
 
 uint8_t KeyByte(uint32_t block, int depth) {
   return static_cast<uint8_t>(block >> (8 * (3 - depth)));
@@ -42,76 +39,6 @@ struct Node48 : Node {
 };
 struct Node256 : Node {
   Node* children[256];
-};
-
-struct Leaf : Node {
-  std::vector<uint8_t> keys;    // width() bytes per block: the key's low bytes, little-endian
-  std::vector<uint16_t> slots;  // offset_set.h
-  std::vector<uint32_t> pool;
-  size_t dead_units = 0;
-
-  int width() const { return 4 - depth; }
-  size_t size() const { return slots.size(); }
-  uint32_t SuffixOf(uint32_t block) const {
-    return width() == 4 ? block : block & ((1u << (8 * width())) - 1);
-  }
-  uint32_t KeyAt(size_t i) const {
-    uint32_t k = 0;
-    std::memcpy(&k, keys.data() + i * width(), width());
-    return k;
-  }
-  // The first entry whose suffix is >= s.
-  size_t LowerBound(uint32_t s) const {
-    switch (width()) {
-      case 1:
-        // A full depth-3 leaf holds every suffix 0..255 in order: index directly.
-        if (size() == 256) return s;
-        return LowerBoundOf<1>(s);
-      case 2:
-        return LowerBoundOf<2>(s);
-      case 3:
-        return LowerBoundOf<3>(s);
-      default:
-        return LowerBoundOf<4>(s);
-    }
-  }
-  template <int W>
-  uint32_t KeyOf(size_t i) const {
-    const uint8_t* p = keys.data() + i * W;
-    if constexpr (W == 1) return p[0];
-    uint32_t k = 0;
-    std::memcpy(&k, p, W);
-    return k;
-  }
-  template <int W>
-  size_t LowerBoundOf(uint32_t s) const {
-    size_t lo = 0, n = size();
-    while (n > 0) {  // branch-light binary search
-      const size_t half = n / 2;
-      if (KeyOf<W>(lo + half) < s) {
-        lo += half + 1;
-        n -= half + 1;
-      } else {
-        n = half;
-      }
-    }
-    return lo;
-  }
-  const uint32_t* Entry(uint16_t slot) const { return pool.data() + (slot & ~kPoolSlotBit); }
-  size_t CountOf(uint16_t slot) const {
-    return (slot & kPoolSlotBit) ? EntryCount(Entry(slot)) : 1;
-  }
-  bool Contains(uint16_t slot, uint16_t offset) const {
-    return (slot & kPoolSlotBit) ? EntryContains(Entry(slot), offset) : slot == offset;
-  }
-  void AppendOffsets(uint16_t slot, std::vector<uint16_t>* out) const {
-    if (slot & kPoolSlotBit) {
-      AppendEntryOffsets(Entry(slot), out);
-    } else {
-      out->push_back(slot);
-    }
-  }
-  size_t LiveUnits() const { return pool.size() - dead_units; }
 };
 
 // Grows vectors by 1/8 instead of doubling, so that a large leaf wastes little capacity.
@@ -156,6 +83,8 @@ size_t NodeBytes(const Node* n) {
       return sizeof(Node48);
     case kNode256:
       return sizeof(Node256);
+    case kPackedLeaf:
+      return static_cast<const PackedLeaf*>(n)->Bytes();
     default: {
       const Leaf* l = static_cast<const Leaf*>(n);
       return sizeof(Leaf) + l->keys.capacity() + l->slots.capacity() * sizeof(uint16_t) +
@@ -358,6 +287,10 @@ void FreeNode(Node* n) {
     delete static_cast<Leaf*>(n);
     return;
   }
+  if (n->kind == kPackedLeaf) {
+    PackedLeaf::Free(static_cast<PackedLeaf*>(n));
+    return;
+  }
   ForEachChild(n, [](uint8_t, Node* child) { FreeNode(child); });
   switch (n->kind) {
     case kNode4:
@@ -373,6 +306,13 @@ void FreeNode(Node* n) {
       delete static_cast<Node256*>(n);
       break;
   }
+}
+
+// A packed leaf made mutable again (the packed one is freed).
+Leaf* Thaw(PackedLeaf* packed) {
+  Leaf* leaf = packed->Unpack();
+  PackedLeaf::Free(packed);
+  return leaf;
 }
 
 Leaf* NewLeaf(uint8_t depth) {
@@ -430,18 +370,45 @@ Node* Burst(Leaf* leaf) {
   return node;
 }
 
-const Leaf* FindLeaf(const Node* n, uint32_t block) {
-  while (n != nullptr && n->kind != kLeaf) n = FindChild(n, KeyByte(block, n->depth));
-  return static_cast<const Leaf*>(n);
+// The leaf (Leaf or PackedLeaf) that holds `block` if the store has it, or nullptr.
+const Node* FindLeaf(const Node* n, uint32_t block) {
+  while (n != nullptr && !IsLeafKind(n)) n = FindChild(n, KeyByte(block, n->depth));
+  return n;
 }
 
-// Calls fn(block, leaf, index) for every entry, in ascending block order.
+// The slot of `block` in the leaf `n` and the pool it refers to, or false.
+bool FindSlot(const Node* n, uint32_t block, uint16_t* slot, const uint32_t** pool) {
+  const uint32_t suffix = internal::KeySuffix(block, n->depth);
+  if (n->kind == kPackedLeaf) {
+    const PackedLeaf* p = static_cast<const PackedLeaf*>(n);
+    *pool = p->pool();
+    return p->Find(suffix, slot);
+  }
+  const Leaf* l = static_cast<const Leaf*>(n);
+  const size_t pos = l->LowerBound(suffix);
+  if (pos >= l->size() || l->KeyAt(pos) != suffix) return false;
+  *slot = l->slots[pos];
+  *pool = l->pool.data();
+  return true;
+}
+
+// Calls fn(block, slot, pool) for every entry, in ascending block order.
 template <typename Fn>
 bool Walk(const Node* n, uint32_t prefix, Fn& fn) {
   if (n->kind == kLeaf) {
     const Leaf* l = static_cast<const Leaf*>(n);
     for (size_t i = 0; i < l->size(); ++i) {
-      if (!fn(prefix | l->KeyAt(i), *l, i)) return false;
+      if (!fn(prefix | l->KeyAt(i), l->slots[i], l->pool.data())) return false;
+    }
+    return true;
+  }
+  if (n->kind == kPackedLeaf) {
+    const PackedLeaf* p = static_cast<const PackedLeaf*>(n);
+    std::vector<uint32_t> keys;
+    std::vector<uint16_t> slots;
+    p->Decode(&keys, &slots);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (!fn(prefix | keys[i], slots[i], p->pool())) return false;
     }
     return true;
   }
@@ -456,6 +423,13 @@ bool Walk(const Node* n, uint32_t prefix, Fn& fn) {
 // Validate's walk: checks `n` at `depth`, adding its blocks and TIDs.
 Status ValidateNode(const Node* n, uint8_t depth, size_t* blocks, size_t* tids) {
   if (n->depth != depth) return Status::Corruption("node at the wrong depth");
+  if (n->kind == kPackedLeaf) {
+    // The layout, then its entries as the Leaf they unpack to.
+    const PackedLeaf* p = static_cast<const PackedLeaf*>(n);
+    PGSTORE_RETURN_IF_ERROR(p->ValidateLayout());
+    std::unique_ptr<Leaf> leaf(p->Unpack());
+    return ValidateNode(leaf.get(), depth, blocks, tids);
+  }
   if (n->kind == kLeaf) {
     const Leaf* l = static_cast<const Leaf*>(n);
     if (l->keys.size() != l->size() * l->width()) return Status::Corruption("leaf key array size");
@@ -579,6 +553,10 @@ Status TidStore::SetBlockOffsets(uint32_t block, const uint16_t* offsets, size_t
       *slot = leaf;
       continue;  // insert into the new, empty leaf
     }
+    if (node->kind == kPackedLeaf) {
+      *slot = Thaw(static_cast<PackedLeaf*>(node));
+      continue;
+    }
     if (node->kind != kLeaf) {
       const uint8_t chunk = KeyByte(block, depth);
       Node** child = ChildSlot(node, chunk);
@@ -637,18 +615,23 @@ bool TidStore::RemoveBlock(uint32_t block) {
   uint8_t chunks[5];
   int len = 0;
   Node** slot = &root_;
-  while (*slot != nullptr && (*slot)->kind != kLeaf) {
+  while (*slot != nullptr && !IsLeafKind(*slot)) {
     path[len] = slot;
     chunks[len] = KeyByte(block, (*slot)->depth);
     slot = ChildSlot(*slot, chunks[len]);
     ++len;
     if (slot == nullptr) return false;
   }
+  if (*slot == nullptr) return false;
+  {
+    uint16_t found;
+    const uint32_t* pool;
+    if (!FindSlot(*slot, block, &found, &pool)) return false;
+  }
+  if ((*slot)->kind == kPackedLeaf) *slot = Thaw(static_cast<PackedLeaf*>(*slot));
   Leaf* leaf = static_cast<Leaf*>(*slot);
-  if (leaf == nullptr) return false;
   const uint32_t suffix = leaf->SuffixOf(block);
   const size_t pos = leaf->LowerBound(suffix);
-  if (pos >= leaf->size() || leaf->KeyAt(pos) != suffix) return false;
   const uint16_t old = leaf->slots[pos];
   num_tids_ -= leaf->CountOf(old);
   --num_blocks_;
@@ -679,21 +662,21 @@ bool TidStore::RemoveBlock(uint32_t block) {
 
 bool TidStore::IsMember(Tid tid) const {
   if (tid.block < min_block_ || tid.block > max_block_) return false;
-  const Leaf* leaf = FindLeaf(root_, tid.block);
-  if (leaf == nullptr) return false;
-  const uint32_t suffix = leaf->SuffixOf(tid.block);
-  const size_t pos = leaf->LowerBound(suffix);
-  if (pos >= leaf->size() || leaf->KeyAt(pos) != suffix) return false;
-  return leaf->Contains(leaf->slots[pos], tid.offset);
+  const Node* leaf = FindLeaf(root_, tid.block);
+  uint16_t slot;
+  const uint32_t* pool;
+  return leaf != nullptr && FindSlot(leaf, tid.block, &slot, &pool) &&
+         internal::SlotContains(slot, pool, tid.offset);
 }
 
 std::vector<uint16_t> TidStore::BlockOffsets(uint32_t block) const {
   std::vector<uint16_t> out;
-  const Leaf* leaf = FindLeaf(root_, block);
-  if (leaf == nullptr) return out;
-  const uint32_t suffix = leaf->SuffixOf(block);
-  const size_t pos = leaf->LowerBound(suffix);
-  if (pos < leaf->size() && leaf->KeyAt(pos) == suffix) leaf->AppendOffsets(leaf->slots[pos], &out);
+  const Node* leaf = FindLeaf(root_, block);
+  uint16_t slot;
+  const uint32_t* pool;
+  if (leaf != nullptr && FindSlot(leaf, block, &slot, &pool)) {
+    internal::AppendSlotOffsets(slot, pool, &out);
+  }
   return out;
 }
 
@@ -701,9 +684,9 @@ void TidStore::ForEachBlock(
     const std::function<bool(uint32_t, const std::vector<uint16_t>&)>& fn) const {
   if (root_ == nullptr) return;
   std::vector<uint16_t> offsets;
-  auto visit = [&](uint32_t block, const Leaf& leaf, size_t i) {
+  auto visit = [&](uint32_t block, uint16_t slot, const uint32_t* pool) {
     offsets.clear();
-    leaf.AppendOffsets(leaf.slots[i], &offsets);
+    internal::AppendSlotOffsets(slot, pool, &offsets);
     return fn(block, offsets);
   };
   Walk(root_, 0, visit);
@@ -724,19 +707,27 @@ size_t TidStore::MemoryUsage() const {
 
 void TidStore::ShrinkToFit() {
   if (root_ == nullptr) return;
-  std::vector<Node*> stack = {root_};
+  std::vector<Node**> stack = {&root_};
   while (!stack.empty()) {
-    Node* n = stack.back();
+    Node** slot = stack.back();
     stack.pop_back();
+    Node* n = *slot;
+    if (n->kind == kPackedLeaf) continue;
     if (n->kind == kLeaf) {
       Leaf* l = static_cast<Leaf*>(n);
       CompactPool(l);
       l->pool.shrink_to_fit();
       l->keys.shrink_to_fit();
       l->slots.shrink_to_fit();
+      if (l->width() >= kMinPackedWidth) {
+        if (PackedLeaf* packed = PackedLeaf::Pack(*l)) {
+          delete l;
+          *slot = packed;
+        }
+      }
       continue;
     }
-    ForEachChild(n, [&stack](uint8_t, Node* child) { stack.push_back(child); });
+    ForEachChild(n, [&](uint8_t chunk, Node*) { stack.push_back(ChildSlot(n, chunk)); });
   }
 }
 

@@ -174,6 +174,46 @@ TEST(TidStoreTest, SparseBlocksCostLessThanTheArray) {
   EXPECT_LT(static_cast<double>(s->MemoryUsage()) / tids.size(), 6.0);
 }
 
+// Maximally sparse stores are packed leaves (packed_leaf.h); they must still cost less than the
+// array, answer lookups, and come back to life when changed.
+TEST(TidStoreTest, MaximallySparseStoresCostLessThanTheArray) {
+  for (const auto& [count, step] : std::vector<std::pair<uint32_t, uint32_t>>{
+           {100, 40000000}, {8000, 500000}, {2000, 1}, {40, 100000000}}) {
+    std::vector<Tid> tids;
+    std::map<uint32_t, std::vector<uint16_t>> want;
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t block = i * step + (step > 7 ? i % 7 : 0);
+      // Every 5th block holds a pool entry (two offsets), the rest one embedded offset.
+      const std::vector<uint16_t> offsets =
+          i % 5 == 0 ? std::vector<uint16_t>{3, 2048} : std::vector<uint16_t>{uint16_t(1 + i % 291)};
+      for (uint16_t o : offsets) tids.push_back({block, o});
+      want[block] = offsets;
+    }
+    StatusOr<TidStore> s = TidStore::BuildFromSorted(tids);
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    ASSERT_TRUE(s->Validate().ok()) << s->Validate().ToString();
+    EXPECT_LT(s->MemoryUsage(), 6 * tids.size()) << count << " TIDs, step " << step;
+    EXPECT_EQ(Contents(*s), want);
+    for (const auto& [block, offsets] : want) {
+      EXPECT_TRUE(s->IsMember({block, offsets.back()}));
+      EXPECT_FALSE(s->IsMember({block, 2047}));
+      if (want.count(block + 1) == 0) EXPECT_FALSE(s->IsMember({block + 1, offsets.back()}));
+      EXPECT_EQ(s->BlockOffsets(block), offsets);
+    }
+    // A change unpacks the leaf; the store stays whole.
+    const uint32_t first = want.begin()->first;
+    EXPECT_TRUE(s->RemoveBlock(first));
+    want.erase(first);
+    ASSERT_TRUE(s->SetBlockOffsets(0xFFFFFFFFu, {1, 2, 3}).ok());
+    want[0xFFFFFFFFu] = {1, 2, 3};
+    ASSERT_TRUE(s->Validate().ok()) << s->Validate().ToString();
+    EXPECT_EQ(Contents(*s), want);
+    s->ShrinkToFit();
+    ASSERT_TRUE(s->Validate().ok()) << s->Validate().ToString();
+    EXPECT_EQ(Contents(*s), want);
+  }
+}
+
 TEST(TidStoreTest, BuildFromSortedRejectsUnsortedInput) {
   EXPECT_TRUE(TidStore::BuildFromSorted({{2, 1}, {1, 1}}).status().IsInvalidArgument());
   EXPECT_TRUE(TidStore::BuildFromSorted({{1, 2}, {1, 2}}).status().IsInvalidArgument());

@@ -1,0 +1,119 @@
+// The TID store's tree nodes (tid_store.h describes the tree) and its mutable leaf. Internal to
+// storage/tidstore.
+//
+// A leaf at depth d holds sorted (suffix, slot) pairs, the suffix being the key's low 4 - d bytes,
+// stored little-endian in keys[]; a slot is an embedded offset or a pool entry (offset_set.h).
+// Invariants: keys strictly ascending, size() >= 1, every pool slot names a well-formed entry
+// inside pool[], and dead_units is exactly the pool space no slot references.
+#ifndef PGSTORE_STORAGE_TIDSTORE_LEAF_H_
+#define PGSTORE_STORAGE_TIDSTORE_LEAF_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "storage/tidstore/offset_set.h"
+#include "storage/tidstore/tid_store.h"
+
+namespace pgstore::tidstore {
+
+enum Kind : uint8_t { kLeaf, kPackedLeaf, kNode4, kNode16, kNode48, kNode256 };
+
+struct TidStore::Node {
+  uint8_t kind;
+  uint8_t depth;   // 0..3: how many key bytes are above this node
+  uint16_t count;  // children of an inner node
+};
+
+namespace internal {
+
+using Node = TidStore::Node;
+
+inline constexpr size_t kMaxPoolUnits = 1u << 15;  // 15-bit unit index in a slot
+
+// The key bytes below a node at `depth`: what a leaf there stores of `block`.
+inline uint32_t KeySuffix(uint32_t block, int depth) {
+  return depth == 0 ? block : block & ((1u << (8 * (4 - depth))) - 1);
+}
+
+inline bool IsLeafKind(const Node* n) { return n->kind == kLeaf || n->kind == kPackedLeaf; }
+
+// A slot's value against its leaf's pool.
+inline const uint32_t* SlotEntry(uint16_t slot, const uint32_t* pool) {
+  return pool + (slot & ~kPoolSlotBit);
+}
+inline size_t SlotCount(uint16_t slot, const uint32_t* pool) {
+  return (slot & kPoolSlotBit) ? EntryCount(SlotEntry(slot, pool)) : 1;
+}
+inline bool SlotContains(uint16_t slot, const uint32_t* pool, uint16_t offset) {
+  return (slot & kPoolSlotBit) ? EntryContains(SlotEntry(slot, pool), offset) : slot == offset;
+}
+inline void AppendSlotOffsets(uint16_t slot, const uint32_t* pool, std::vector<uint16_t>* out) {
+  if (slot & kPoolSlotBit) {
+    AppendEntryOffsets(SlotEntry(slot, pool), out);
+  } else {
+    out->push_back(slot);
+  }
+}
+
+struct Leaf : Node {
+  std::vector<uint8_t> keys;    // width() bytes per block: the key's low bytes, little-endian
+  std::vector<uint16_t> slots;  // offset_set.h
+  std::vector<uint32_t> pool;
+  size_t dead_units = 0;
+
+  int width() const { return 4 - depth; }
+  size_t size() const { return slots.size(); }
+  uint32_t SuffixOf(uint32_t block) const { return KeySuffix(block, depth); }
+  uint32_t KeyAt(size_t i) const {
+    uint32_t k = 0;
+    std::memcpy(&k, keys.data() + i * width(), width());
+    return k;
+  }
+  // The first entry whose suffix is >= s.
+  size_t LowerBound(uint32_t s) const {
+    switch (width()) {
+      case 1:
+        // A full depth-3 leaf holds every suffix 0..255 in order: index directly.
+        if (size() == 256) return s;
+        return LowerBoundOf<1>(s);
+      case 2:
+        return LowerBoundOf<2>(s);
+      case 3:
+        return LowerBoundOf<3>(s);
+      default:
+        return LowerBoundOf<4>(s);
+    }
+  }
+  template <int W>
+  uint32_t KeyOf(size_t i) const {
+    const uint8_t* p = keys.data() + i * W;
+    if constexpr (W == 1) return p[0];
+    uint32_t k = 0;
+    std::memcpy(&k, p, W);
+    return k;
+  }
+  template <int W>
+  size_t LowerBoundOf(uint32_t s) const {
+    size_t lo = 0, n = size();
+    while (n > 0) {  // branch-light binary search
+      const size_t half = n / 2;
+      if (KeyOf<W>(lo + half) < s) {
+        lo += half + 1;
+        n -= half + 1;
+      } else {
+        n = half;
+      }
+    }
+    return lo;
+  }
+  const uint32_t* Entry(uint16_t slot) const { return SlotEntry(slot, pool.data()); }
+  size_t CountOf(uint16_t slot) const { return SlotCount(slot, pool.data()); }
+  size_t LiveUnits() const { return pool.size() - dead_units; }
+};
+
+}  // namespace internal
+}  // namespace pgstore::tidstore
+
+#endif  // PGSTORE_STORAGE_TIDSTORE_LEAF_H_
