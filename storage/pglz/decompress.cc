@@ -44,6 +44,12 @@ inline void CopyMatchExact(uint8_t* dp, int32_t off, int32_t len) {
 }  // namespace
 
 StatusOr<size_t> Decompress(ByteView src, uint8_t* dest, size_t rawsize, Completeness mode) {
+  return DecompressAfterHistory(src, dest, 0, rawsize, mode);
+}
+
+StatusOr<size_t> DecompressAfterHistory(ByteView src, uint8_t* window, size_t history_size,
+                                        size_t rawsize, Completeness mode) {
+  uint8_t* const dest = window + history_size;
   const uint8_t* sp = src.data;
   const uint8_t* const srcend = src.data + src.size;
   uint8_t* dp = dest;
@@ -69,7 +75,7 @@ StatusOr<size_t> Decompress(ByteView src, uint8_t* dest, size_t rawsize, Complet
         sp += 2;
         if (len == 18) len += *sp++;
         if (off == 0) return Status::Corruption("match offset is zero");
-        if (off > dp - dest) return Status::Corruption("match offset beyond output");
+        if (off > dp - window) return Status::Corruption("match offset beyond output");
         CopyMatchWild(dp, off, len);
         dp += len;
       }
@@ -93,7 +99,7 @@ StatusOr<size_t> Decompress(ByteView src, uint8_t* dest, size_t rawsize, Complet
         len += *sp++;
       }
       if (off == 0) return Status::Corruption("match offset is zero");
-      if (off > dp - dest) return Status::Corruption("match offset beyond output");
+      if (off > dp - window) return Status::Corruption("match offset beyond output");
       len = static_cast<int32_t>(std::min<ptrdiff_t>(len, destend - dp));
       CopyMatchExact(dp, off, len);
       dp += len;

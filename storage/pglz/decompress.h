@@ -32,6 +32,13 @@ enum class Completeness {
 // REQUIRES: dest has room for rawsize bytes.
 StatusOr<size_t> Decompress(ByteView src, uint8_t* dest, size_t rawsize, Completeness mode);
 
+// As Decompress, with `history_size` bytes of history before the output: the output goes to
+// window[history_size, history_size + rawsize), and a tag may reach back into window[0,
+// history_size) (the history is never written). With no history this is Decompress.
+// REQUIRES: window holds history_size bytes of history and has room for rawsize more.
+StatusOr<size_t> DecompressAfterHistory(ByteView src, uint8_t* window, size_t history_size,
+                                        size_t rawsize, Completeness mode);
+
 }  // namespace pgstore::pglz
 
 #endif  // PGSTORE_STORAGE_PGLZ_DECOMPRESS_H_

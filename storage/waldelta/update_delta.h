@@ -1,0 +1,61 @@
+// Choosing and producing the block-0 data of a heap UPDATE record (update_record.h) with one of
+// the delta methods:
+//   none           the new tuple whole (what PostgreSQL logs across pages or with an image)
+//   prefix-suffix  PostgreSQL 15's log_heap_update: the user data's common prefix and suffix
+//                  (each used only if at least 3 bytes; the suffix never overlaps the prefix)
+//   pglz-history   prefix-suffix, then the remaining middle as a pglz_history.h delta
+//   chunk          prefix-suffix, then the middle as a chunk_delta.h delta
+//   auto           prefix-suffix, then, if the middle is at least kAutoMinMiddle bytes and a few
+//                  sampled probes find old bytes that it shares, both general deltas; the
+//                  smallest record wins. The probes are auto's CPU budget: when nothing matches,
+//                  auto costs prefix-suffix plus kAutoProbes 8-byte comparisons.
+// A general delta is used only when smaller than the middle it replaces, so every method's record
+// is at most the prefix-suffix record, which is at most the none record; none is
+// 5 + (new t_len - 23) bytes.
+//
+// Like PostgreSQL, only `eligible` updates (same page, no full-page image of it, no logical
+// decoding of the relation) may refer to the old tuple; others are logged with none.
+#ifndef PGSTORE_STORAGE_WALDELTA_UPDATE_DELTA_H_
+#define PGSTORE_STORAGE_WALDELTA_UPDATE_DELTA_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "storage/common/bytes.h"
+#include "storage/common/status.h"
+#include "storage/waldelta/update_record.h"
+
+namespace pgstore::waldelta {
+
+enum class DeltaMethod { kNone, kPrefixSuffix, kPglzHistory, kChunk, kAuto };
+
+inline constexpr size_t kAutoMinMiddle = 16;
+inline constexpr int kAutoProbes = 4;
+
+const char* DeltaMethodName(DeltaMethod m);
+// "none", "prefix-suffix", "pglz-history", "chunk", "auto"; InvalidArgument otherwise.
+StatusOr<DeltaMethod> ParseDeltaMethod(const std::string& name);
+
+struct UpdateRecord {
+  uint8_t flags = 0;  // kFlagPrefixFromOld | kFlagSuffixFromOld | kFlagPgstoreDelta, as used
+  std::vector<uint8_t> block_data;
+};
+
+// The common prefix and suffix of two tuples' user data by log_heap_update's rule.
+struct PrefixSuffix {
+  size_t prefix = 0;
+  size_t suffix = 0;
+};
+PrefixSuffix FindPrefixSuffix(ByteView old_data, ByteView new_data);
+
+// Block 0's data for updating `old_tuple` to `new_tuple` (whole tuples as on the page).
+// InvalidArgument "old tuple: ..." / "new tuple: ..." when a tuple's t_hoff is out of range, or
+// the new tuple is longer than MaxHeapTupleSize.
+StatusOr<UpdateRecord> EncodeUpdate(ByteView old_tuple, ByteView new_tuple, DeltaMethod method,
+                                    bool eligible = true);
+
+}  // namespace pgstore::waldelta
+
+#endif  // PGSTORE_STORAGE_WALDELTA_UPDATE_DELTA_H_

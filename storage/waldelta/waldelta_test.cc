@@ -1,0 +1,238 @@
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "storage/tuple/form.h"
+#include "storage/tuple/tuple_desc.h"
+#include "storage/waldelta/chunk_delta.h"
+#include "storage/waldelta/pglz_history.h"
+#include "storage/waldelta/update_delta.h"
+#include "storage/waldelta/update_record.h"
+
+namespace pgstore::waldelta {
+namespace {
+
+const DeltaMethod kAllMethods[] = {DeltaMethod::kNone, DeltaMethod::kPrefixSuffix,
+                                   DeltaMethod::kPglzHistory, DeltaMethod::kChunk,
+                                   DeltaMethod::kAuto};
+
+std::vector<uint8_t> Bytes(const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); }
+
+std::string RandomText(std::mt19937* rng, size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s.push_back(static_cast<char>('a' + (*rng)() % 26));
+  return s;
+}
+
+// A heap tuple of (int4, text, text) values, NULL where the string is "NULL".
+std::vector<uint8_t> Tuple(int32_t id, const std::string& a, const std::string& b) {
+  const tuple::TupleDesc desc = *tuple::TupleDesc::FromSchema("int4,text,text");
+  std::vector<std::optional<std::vector<uint8_t>>> values;
+  values.push_back(*tuple::TupleDesc::ParseValue(desc.attr(0), std::to_string(id)));
+  for (const std::string* s : {&a, &b}) {
+    if (*s == "NULL") {
+      values.push_back(std::nullopt);
+    } else {
+      values.push_back(*tuple::TupleDesc::ParseValue(desc.attr(1), *s));
+    }
+  }
+  return *tuple::FormHeapTuple(desc, tuple::DatumsOf(values));
+}
+
+RedoHeader Header() { return RedoHeader{700, 0, 3, 9}; }
+
+// The new tuple redo rebuilds equals the original except the fields redo sets itself.
+void ExpectRoundTrip(const std::vector<uint8_t>& old_tuple, const std::vector<uint8_t>& new_tuple,
+                     DeltaMethod method) {
+  StatusOr<UpdateRecord> r = EncodeUpdate(old_tuple, new_tuple, method);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  StatusOr<std::vector<uint8_t>> back =
+      ReconstructNewTuple(old_tuple, r->flags, r->block_data, Header());
+  ASSERT_TRUE(back.ok()) << DeltaMethodName(method) << ": " << back.status().ToString();
+  ASSERT_EQ(back->size(), new_tuple.size());
+  EXPECT_EQ(std::vector<uint8_t>(back->begin() + 18, back->end()),
+            std::vector<uint8_t>(new_tuple.begin() + 18, new_tuple.end()))
+      << DeltaMethodName(method);
+  EXPECT_EQ(LoadLE32(back->data()), 700u);
+  EXPECT_EQ(LoadLE16(back->data() + 16), 9u);
+  // No method logs more than the new tuple whole.
+  EXPECT_LE(r->block_data.size(), kSizeOfHeapHeader + new_tuple.size() - kTupleHeaderSize);
+}
+
+TEST(PrefixSuffixTest, FollowsLogHeapUpdate) {
+  auto ps = [](const std::string& o, const std::string& n) {
+    const std::vector<uint8_t> a = Bytes(o), b = Bytes(n);
+    const PrefixSuffix r = FindPrefixSuffix(a, b);
+    return std::make_pair(r.prefix, r.suffix);
+  };
+  EXPECT_EQ(ps("abcdefgh", "abcXefgh"), std::make_pair(size_t{3}, size_t{4}));
+  EXPECT_EQ(ps("abXdefgh", "abYdefgh"), std::make_pair(size_t{0}, size_t{5}));  // prefix 2 < 3
+  EXPECT_EQ(ps("abcdefgX", "abcdefgY"), std::make_pair(size_t{7}, size_t{0}));
+  EXPECT_EQ(ps("abcdefgh", "abcdefgh"), std::make_pair(size_t{8}, size_t{0}));  // no overlap
+  // The suffix is limited by min(oldlen, newlen) - prefixlen.
+  EXPECT_EQ(ps("aaaa", "aaaaaa"), std::make_pair(size_t{4}, size_t{0}));
+  EXPECT_EQ(ps("xyaaaa", "zaaaa"), std::make_pair(size_t{0}, size_t{4}));
+  EXPECT_EQ(ps("", "abc"), std::make_pair(size_t{0}, size_t{0}));
+}
+
+TEST(UpdateRecordTest, PrefixSuffixRecordIsPostgresLayout) {
+  const std::vector<uint8_t> old_tuple = Tuple(1, "hello world", "the same long tail text");
+  const std::vector<uint8_t> new_tuple = Tuple(1, "hello there", "the same long tail text");
+  StatusOr<UpdateRecord> r = EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kPrefixSuffix);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->flags, kFlagPrefixFromOld | kFlagSuffixFromOld);
+  const std::vector<uint8_t>& d = r->block_data;
+  const PrefixSuffix ps = FindPrefixSuffix(*UserData(old_tuple), *UserData(new_tuple));
+  EXPECT_EQ(LoadLE16(&d[0]), ps.prefix);
+  EXPECT_EQ(LoadLE16(&d[2]), ps.suffix);
+  // xl_heap_header, no bitmap (t_hoff 24: one padding byte), then the changed middle.
+  EXPECT_EQ(std::vector<uint8_t>(d.begin() + 4, d.begin() + 9),
+            std::vector<uint8_t>(new_tuple.begin() + 18, new_tuple.begin() + 23));
+  const size_t hoff = new_tuple[22];
+  EXPECT_EQ(d.size(), 4 + 5 + (hoff - 23) + (new_tuple.size() - hoff - ps.prefix - ps.suffix));
+  EXPECT_EQ(std::vector<uint8_t>(d.end() - 4, d.end()), Bytes("here"));
+}
+
+TEST(UpdateRecordTest, EveryMethodRoundTrips) {
+  std::mt19937 rng(7);
+  const std::string long_a = RandomText(&rng, 600), long_b = RandomText(&rng, 600);
+  const std::vector<std::pair<std::vector<uint8_t>, std::vector<uint8_t>>> cases = {
+      {Tuple(1, "a", long_a), Tuple(1, "a", long_a)},
+      {Tuple(1, "a", long_a), Tuple(2, "b", long_a)},
+      {Tuple(1, "a", long_a), Tuple(1, "a", long_b)},
+      {Tuple(1, "a", long_a), Tuple(1, "NULL", long_a)},
+      {Tuple(1, "NULL", "NULL"), Tuple(1, "x", long_a)},
+      {Tuple(1, long_a, "NULL"), Tuple(1, "NULL", "z" + long_a)},
+      {Tuple(1, long_a.substr(0, 300), long_b.substr(0, 200)),
+       Tuple(1, long_a.substr(0, 100) + "ins" + long_a.substr(100, 200), long_b.substr(0, 199))},
+  };
+  for (const auto& [o, n] : cases) {
+    for (DeltaMethod m : kAllMethods) ExpectRoundTrip(o, n, m);
+  }
+}
+
+TEST(UpdateRecordTest, GeneralEncodersFindDataThatMoved) {
+  std::mt19937 rng(11);
+  const std::string a = RandomText(&rng, 300), b = RandomText(&rng, 300);
+  // A change at each end and the old text shifted by one byte in between: prefix/suffix elides
+  // nothing, the general encoders find the shifted text.
+  const std::vector<uint8_t> old_tuple = Tuple(1, a, b);
+  const std::vector<uint8_t> new_tuple = Tuple(2, "!" + a, b + "!");
+  const size_t plain = EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kPrefixSuffix)->block_data.size();
+  for (DeltaMethod m : {DeltaMethod::kPglzHistory, DeltaMethod::kChunk, DeltaMethod::kAuto}) {
+    StatusOr<UpdateRecord> r = EncodeUpdate(old_tuple, new_tuple, m);
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(r->flags & kFlagPgstoreDelta) << DeltaMethodName(m);
+    EXPECT_LT(r->block_data.size(), plain / 10) << DeltaMethodName(m);
+    ExpectRoundTrip(old_tuple, new_tuple, m);
+  }
+}
+
+TEST(UpdateRecordTest, IneligibleUpdatesLogTheWholeTuple) {
+  const std::vector<uint8_t> t = Tuple(1, "same", "same same same");
+  StatusOr<UpdateRecord> r = EncodeUpdate(t, t, DeltaMethod::kAuto, /*eligible=*/false);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->flags, 0);
+  EXPECT_EQ(r->block_data.size(), kSizeOfHeapHeader + t.size() - kTupleHeaderSize);
+}
+
+TEST(UpdateRecordTest, RedoRejectsMalformedRecords) {
+  const std::vector<uint8_t> old_tuple = Tuple(1, "abcdef", "ghijkl");
+  const std::vector<uint8_t> new_tuple = Tuple(1, "abcdef", "ghijkX");
+  const UpdateRecord good = *EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kPrefixSuffix);
+  ASSERT_EQ(good.flags, kFlagPrefixFromOld);
+  auto reject = [&](uint8_t flags, std::vector<uint8_t> data, const std::string& want) {
+    StatusOr<std::vector<uint8_t>> r = ReconstructNewTuple(old_tuple, flags, data, Header());
+    ASSERT_FALSE(r.ok()) << want;
+    EXPECT_TRUE(r.status().IsCorruption());
+    EXPECT_NE(r.status().message().find(want), std::string::npos) << r.status().ToString();
+  };
+  std::vector<uint8_t> d = good.block_data;
+  StoreLE16(d.data(), 500);
+  reject(good.flags, d, "beyond the old tuple");
+  reject(good.flags | kFlagSuffixFromOld, std::vector<uint8_t>(good.block_data.begin(),
+                                                               good.block_data.begin() + 3),
+         "too short for suffixlen");
+  reject(good.flags, std::vector<uint8_t>(good.block_data.begin(), good.block_data.begin() + 5),
+         "xl_heap_header");
+  d = good.block_data;
+  d[2 + 4] = 22;  // t_hoff
+  reject(good.flags, d, "t_hoff below");
+  d[2 + 4] = 200;
+  reject(good.flags, d, "t_hoff beyond");
+  d = std::vector<uint8_t>(good.block_data.begin() + 2, good.block_data.end() - 1);
+  reject(kFlagPgstoreDelta, d, "truncated delta header");
+  d.insert(d.end(), {9, 1, 0, 'x'});
+  reject(kFlagPgstoreDelta, d, "unknown delta method 9");
+  std::vector<uint8_t> huge(5 + 1 + 8200, 0);
+  huge[4] = 24;
+  reject(0, huge, "MaxHeapTupleSize");
+}
+
+TEST(PglzHistoryTest, PrependedByteStillMatchesTheHistory) {
+  std::mt19937 rng(3);
+  const std::vector<uint8_t> old_data = Bytes(RandomText(&rng, 1000));
+  std::vector<uint8_t> target = {'!'};
+  target.insert(target.end(), old_data.begin(), old_data.end());
+  const std::vector<uint8_t> body = PglzHistoryEncode(old_data, target);
+  EXPECT_LT(body.size(), 20u);
+  StatusOr<std::vector<uint8_t>> back = PglzHistoryDecode(old_data, body, target.size());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, target);
+  EXPECT_FALSE(PglzHistoryDecode(old_data, body, target.size() + 1).ok());
+  EXPECT_FALSE(PglzHistoryDecode({}, body, target.size()).ok());  // offsets reach into nothing
+}
+
+TEST(ChunkDeltaTest, PrependedByteStillMatchesTheOldChunks) {
+  std::mt19937 rng(5);
+  const std::vector<uint8_t> old_data = Bytes(RandomText(&rng, 1000));
+  std::vector<uint8_t> target = {'!'};
+  target.insert(target.end(), old_data.begin(), old_data.end());
+  const std::vector<uint8_t> body = ChunkEncode(old_data, target);
+  EXPECT_LT(body.size(), 10u);
+  StatusOr<std::vector<uint8_t>> back = ChunkDecode(old_data, body, target.size());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, target);
+}
+
+TEST(ChunkDeltaTest, BoundariesAreContentDefined) {
+  std::mt19937 rng(9);
+  const std::vector<uint8_t> s = Bytes(RandomText(&rng, 2000));
+  const std::vector<uint32_t> ends = ChunkBoundaries(s);
+  ASSERT_FALSE(ends.empty());
+  EXPECT_EQ(ends.back(), s.size());
+  uint32_t start = 0;
+  for (uint32_t e : ends) {
+    EXPECT_GE(e - start, e == s.size() ? 1u : kChunkMin);
+    EXPECT_LE(e - start, kChunkMax);
+    start = e;
+  }
+  // Prepending a byte moves only the boundaries near it.
+  std::vector<uint8_t> shifted = {'#'};
+  shifted.insert(shifted.end(), s.begin(), s.end());
+  const std::vector<uint32_t> ends2 = ChunkBoundaries(shifted);
+  size_t shared = 0;
+  for (uint32_t e : ends2) shared += std::binary_search(ends.begin(), ends.end(), e - 1);
+  EXPECT_GT(shared, ends.size() * 9 / 10);
+}
+
+TEST(ChunkDeltaTest, DecoderRejectsMalformedBodies) {
+  const std::vector<uint8_t> old_data = Bytes("0123456789");
+  auto err = [&](std::vector<uint8_t> body, size_t len) {
+    StatusOr<std::vector<uint8_t>> r = ChunkDecode(old_data, body, len);
+    return r.ok() ? std::string("ok") : r.status().message();
+  };
+  EXPECT_EQ(err({0x80, 2, 0}, 4), "ok");                        // copy old[2, 6)
+  EXPECT_NE(err({0x80, 8, 0}, 4).find("beyond the old"), std::string::npos);
+  EXPECT_NE(err({0x80, 2}, 4).find("truncated copy offset"), std::string::npos);
+  EXPECT_NE(err({0xFF, 1}, 4).find("truncated copy length"), std::string::npos);
+  EXPECT_NE(err({3, 'a', 'b'}, 4).find("literal run beyond the delta"), std::string::npos);
+  EXPECT_NE(err({1, 'a', 'b'}, 1).find("literal run beyond the target"), std::string::npos);
+  EXPECT_NE(err({0x80, 2, 0}, 3).find("copy beyond the target"), std::string::npos);
+  EXPECT_NE(err({0, 'a'}, 4).find("shorter"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pgstore::waldelta
