@@ -9,47 +9,45 @@
 namespace pgstore::waldelta {
 namespace {
 
-constexpr int kHashBits = 12;
-constexpr uint32_t kHashSize = 1u << kHashBits;
+// The window and hash chains, kept per thread so that an encode allocates only its output. The
+// table has 2^bits lists, 9..12 bits by window size (as pglz scales its own).
+struct Workspace {
+  std::vector<uint8_t> window;
+  std::vector<int32_t> head;
+  std::vector<int32_t> prev;
+};
 
-uint32_t Hash3(const uint8_t* p) {
-  const uint32_t v = uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16;
-  return (v * 2654435761u) >> (32 - kHashBits);
-}
+// pglz's output into a buffer of sufficient size: control bytes, each followed by the items its
+// bits describe (LSB first).
+struct PglzOut {
+  uint8_t* p;
+  uint8_t* ctrl;
+  int bit = pglz::kItemsPerControlByte;
 
-// pglz's output: control bytes, each followed by the items its bits describe (LSB first).
-class PglzWriter {
- public:
-  explicit PglzWriter(std::vector<uint8_t>* out) : out_(out) {}
+  void Item(bool tag) {
+    if (bit == pglz::kItemsPerControlByte) {
+      ctrl = p++;
+      *ctrl = 0;
+      bit = 0;
+    }
+    if (tag) *ctrl |= static_cast<uint8_t>(1u << bit);
+    ++bit;
+  }
   void Literal(uint8_t b) {
-    NextItem(false);
-    out_->push_back(b);
+    Item(false);
+    *p++ = b;
   }
   void Tag(int len, int off) {
-    NextItem(true);
+    Item(true);
     if (len > pglz::kMaxShortTagMatch) {
-      out_->push_back(static_cast<uint8_t>(((off & 0xf00) >> 4) | 0x0f));
-      out_->push_back(static_cast<uint8_t>(off & 0xff));
-      out_->push_back(static_cast<uint8_t>(len - 18));
+      *p++ = static_cast<uint8_t>(((off & 0xf00) >> 4) | 0x0f);
+      *p++ = static_cast<uint8_t>(off & 0xff);
+      *p++ = static_cast<uint8_t>(len - 18);
     } else {
-      out_->push_back(static_cast<uint8_t>(((off & 0xf00) >> 4) | (len - 3)));
-      out_->push_back(static_cast<uint8_t>(off & 0xff));
+      *p++ = static_cast<uint8_t>(((off & 0xf00) >> 4) | (len - 3));
+      *p++ = static_cast<uint8_t>(off & 0xff);
     }
   }
-
- private:
-  void NextItem(bool tag) {
-    if (bit_ == pglz::kItemsPerControlByte) {
-      ctrl_pos_ = out_->size();
-      out_->push_back(0);
-      bit_ = 0;
-    }
-    if (tag) (*out_)[ctrl_pos_] |= static_cast<uint8_t>(1u << bit_);
-    ++bit_;
-  }
-  std::vector<uint8_t>* out_;
-  size_t ctrl_pos_ = 0;
-  int bit_ = pglz::kItemsPerControlByte;
 };
 
 }  // namespace
@@ -57,33 +55,45 @@ class PglzWriter {
 std::vector<uint8_t> PglzHistoryEncode(ByteView history, ByteView target) {
   std::vector<uint8_t> out;
   if (target.empty()) return out;
-  out.reserve(target.size + target.size / 8 + 1);
-  std::vector<uint8_t> window(history.size + target.size);
-  if (history.size > 0) std::memcpy(window.data(), history.data, history.size);
-  std::memcpy(window.data() + history.size, target.data, target.size);
-  const size_t w = window.size();
-  std::vector<int32_t> head(kHashSize, -1);
-  std::vector<int32_t> prev(w, -1);
+  thread_local Workspace ws;
+  const size_t w = history.size + target.size;
+  ws.window.resize(w);
+  if (history.size > 0) std::memcpy(ws.window.data(), history.data, history.size);
+  std::memcpy(ws.window.data() + history.size, target.data, target.size);
+  const int bits = w < 256 ? 9 : w < 1024 ? 10 : w < 4096 ? 11 : 12;
+  ws.head.assign(size_t{1} << bits, -1);
+  ws.prev.resize(w);
+  // Locals, not members: a uint8_t store may alias anything, so members would be reloaded after
+  // every output byte.
+  const uint8_t* const win = ws.window.data();
+  int32_t* const head = ws.head.data();
+  int32_t* const prev = ws.prev.data();
+  auto hash3 = [win, bits](size_t pos) {
+    const uint32_t v = uint32_t{win[pos]} | uint32_t{win[pos + 1]} << 8 |
+                       uint32_t{win[pos + 2]} << 16;
+    return (v * 2654435761u) >> (32 - bits);
+  };
   auto insert = [&](size_t pos) {
     if (pos + 3 > w) return;
-    const uint32_t h = Hash3(&window[pos]);
+    const uint32_t h = hash3(pos);
     prev[pos] = head[h];
     head[h] = static_cast<int32_t>(pos);
   };
   for (size_t pos = 0; pos < history.size; ++pos) insert(pos);
 
-  PglzWriter writer(&out);
+  out.resize(target.size + (target.size + 7) / 8);  // all literals: a control byte per 8
+  PglzOut o{out.data(), nullptr};
   size_t pos = history.size;
   while (pos < w) {
     int best_len = 0, best_off = 0;
     if (pos + pglz::kMinMatch <= w) {
       const int max_len = static_cast<int>(std::min<size_t>(pglz::kMaxMatch, w - pos));
-      int32_t cand = head[Hash3(&window[pos])];
+      int32_t cand = head[hash3(pos)];
       for (int steps = 0; cand >= 0 && steps < kPglzHistoryMaxChain; ++steps) {
         const size_t off = pos - static_cast<size_t>(cand);
         if (off > static_cast<size_t>(pglz::kMaxOffset)) break;
         int len = 0;
-        while (len < max_len && window[cand + len] == window[pos + len]) ++len;
+        while (len < max_len && win[cand + len] == win[pos + len]) ++len;
         if (len > best_len) {
           best_len = len;
           best_off = static_cast<int>(off);
@@ -93,15 +103,16 @@ std::vector<uint8_t> PglzHistoryEncode(ByteView history, ByteView target) {
       }
     }
     if (best_len >= pglz::kMinMatch) {
-      writer.Tag(best_len, best_off);
+      o.Tag(best_len, best_off);
       for (int i = 0; i < best_len; ++i) insert(pos + i);
       pos += best_len;
     } else {
-      writer.Literal(window[pos]);
+      o.Literal(win[pos]);
       insert(pos);
       ++pos;
     }
   }
+  out.resize(static_cast<size_t>(o.p - out.data()));
   return out;
 }
 

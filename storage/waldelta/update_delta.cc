@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <cstdint>
+#include <initializer_list>
 
+#include "storage/pglz/pglz_format.h"
 #include "storage/waldelta/chunk_delta.h"
 #include "storage/waldelta/pglz_history.h"
 
@@ -11,75 +14,79 @@ namespace {
 
 constexpr size_t kMinElision = 3;  // log_heap_update: a shorter prefix or suffix is not worth 2 bytes
 
-void PutLE16(std::vector<uint8_t>* out, size_t v) {
-  uint8_t b[2];
-  StoreLE16(b, static_cast<uint16_t>(v));
-  out->insert(out->end(), b, b + 2);
-}
-
-// The record's start: the lengths the flags announce, xl_heap_header and the bits.
-std::vector<uint8_t> RecordHead(ByteView new_tuple, const PrefixSuffix& ps, size_t reserve) {
-  std::vector<uint8_t> out;
-  out.reserve(4 + kSizeOfHeapHeader + reserve);
-  if (ps.prefix > 0) PutLE16(&out, ps.prefix);
-  if (ps.suffix > 0) PutLE16(&out, ps.suffix);
-  // xl_heap_header: t_infomask2, t_infomask, t_hoff, as they lie in the tuple header.
-  const uint8_t hoff = new_tuple[22];
-  out.insert(out.end(), new_tuple.data + 18, new_tuple.data + 23);
-  out.insert(out.end(), new_tuple.data + kTupleHeaderSize, new_tuple.data + hoff);
-  return out;
+// A record of block 0: the lengths the flags announce, xl_heap_header and the bits (t_infomask2,
+// t_infomask, t_hoff and the bitmap lie contiguously in the tuple, bytes 18..t_hoff), then
+// `payload` (the pieces given, in order). Built in one allocation with plain copies.
+// Writes into *out, reusing its capacity.
+void BuildRecord(ByteView new_tuple, const PrefixSuffix& ps,
+                 std::initializer_list<ByteView> payload, std::vector<uint8_t>* out) {
+  const size_t head_len = (ps.prefix > 0 ? 2 : 0) + (ps.suffix > 0 ? 2 : 0);
+  const ByteView header_and_bits = new_tuple.Sub(18, new_tuple[22] - 18);
+  size_t size = head_len + header_and_bits.size;
+  for (ByteView piece : payload) size += piece.size;
+  out->resize(size);
+  uint8_t* p = out->data();
+  if (ps.prefix > 0) StoreLE16(p, static_cast<uint16_t>(ps.prefix)), p += 2;
+  if (ps.suffix > 0) StoreLE16(p, static_cast<uint16_t>(ps.suffix)), p += 2;
+  std::memcpy(p, header_and_bits.data, header_and_bits.size);
+  p += header_and_bits.size;
+  for (ByteView piece : payload) {
+    if (piece.size > 0) std::memcpy(p, piece.data, piece.size);
+    p += piece.size;
+  }
 }
 
 uint8_t ElisionFlags(const PrefixSuffix& ps) {
   return (ps.prefix > 0 ? kFlagPrefixFromOld : 0) | (ps.suffix > 0 ? kFlagSuffixFromOld : 0);
 }
 
-UpdateRecord PrefixSuffixRecord(ByteView new_tuple, ByteView new_data, const PrefixSuffix& ps) {
+void PrefixSuffixRecord(ByteView new_tuple, ByteView new_data, const PrefixSuffix& ps,
+                        UpdateRecord* out) {
   const ByteView middle = new_data.Sub(ps.prefix, new_data.size - ps.prefix - ps.suffix);
-  UpdateRecord r;
-  r.flags = ElisionFlags(ps);
-  r.block_data = RecordHead(new_tuple, ps, middle.size);
-  r.block_data.insert(r.block_data.end(), middle.begin(), middle.end());
-  return r;
+  out->flags = ElisionFlags(ps);
+  BuildRecord(new_tuple, ps, {middle}, &out->block_data);
 }
 
 // The general delta's record, or nothing when its body would not be smaller than the middle.
 bool GeneralRecord(ByteView old_data, ByteView new_tuple, ByteView new_data,
                    const PrefixSuffix& ps, DeltaBody method, UpdateRecord* out) {
   const ByteView middle = new_data.Sub(ps.prefix, new_data.size - ps.prefix - ps.suffix);
+  if (middle.size < kMinDeltaMiddle) return false;
   const std::vector<uint8_t> body = method == DeltaBody::kPglzHistory
                                         ? PglzHistoryEncode(old_data, middle)
                                         : ChunkEncode(old_data, middle);
   if (kDeltaHeaderSize + body.size() >= middle.size) return false;
+  uint8_t delta_header[kDeltaHeaderSize] = {static_cast<uint8_t>(method)};
+  StoreLE16(delta_header + 1, static_cast<uint16_t>(middle.size));
   out->flags = ElisionFlags(ps) | kFlagPgstoreDelta;
-  out->block_data = RecordHead(new_tuple, ps, kDeltaHeaderSize + body.size());
-  out->block_data.push_back(static_cast<uint8_t>(method));
-  PutLE16(&out->block_data, middle.size);
-  out->block_data.insert(out->block_data.end(), body.begin(), body.end());
+  BuildRecord(new_tuple, ps, {ByteView(delta_header, kDeltaHeaderSize), ByteView(body)},
+              &out->block_data);
   return true;
 }
 
-// Whether any of kAutoProbes 4-byte words of the middle (at multiples of 4 from the data start,
-// where fixed-width columns lie) occurs in the old data within 2 bytes of the same distance from
-// the data start or from the data end: cheap evidence that a general delta may find matches.
-bool ProbesFindSharedBytes(ByteView old_data, ByteView new_data, const PrefixSuffix& ps) {
-  const size_t middle = new_data.size - ps.prefix - ps.suffix;
-  if (old_data.size < 8) return false;
-  for (int k = 0; k < kAutoProbes; ++k) {
-    const size_t at = (ps.prefix + (middle - 4) * (2 * k + 1) / (2 * kAutoProbes)) & ~size_t{3};
-    const uint32_t word = LoadLE32(new_data.data + at);
-    const size_t from_end = new_data.size - at;
-    const size_t aligned[2] = {at, old_data.size >= from_end ? old_data.size - from_end : 0};
-    for (size_t a : aligned) {
-      // The 8 old bytes at a - 2 .. a + 5 hold the words at shifts -2..+2.
-      const size_t start = std::min(a >= 2 ? a - 2 : 0, old_data.size - 8);
-      const uint64_t old8 = LoadLE64(old_data.data + start);
-      for (int shift = 0; shift <= 32; shift += 8) {
-        if (static_cast<uint32_t>(old8 >> shift) == word) return true;
-      }
-    }
-  }
-  return false;
+// Whether the null bitmap changed: a NULL that came or went moved the data after it.
+bool NullBitmapChanged(ByteView old_tuple, ByteView new_tuple) {
+  constexpr uint16_t kHasNull = 0x0001;  // t_infomask: a bitmap is present
+  const bool old_nulls = LoadLE16(old_tuple.data + 20) & kHasNull;
+  const bool new_nulls = LoadLE16(new_tuple.data + 20) & kHasNull;
+  if (old_nulls != new_nulls) return true;
+  return new_nulls && (old_tuple[22] != new_tuple[22] ||
+                       std::memcmp(old_tuple.data + kTupleHeaderSize,
+                                   new_tuple.data + kTupleHeaderSize,
+                                   new_tuple[22] - kTupleHeaderSize) != 0);
+}
+
+// Auto's probe: whether one of the two 4-byte words in the middle of the new data (at a multiple
+// of 8 from the data start, where fixed-width columns lie) is in the old data at the same place.
+// One 8-byte load from each and a compare beyond what the prefix-suffix record costs: it must
+// cost next to nothing when nothing matches. Returns the shared word's position, or SIZE_MAX.
+size_t ProbeMiddle(ByteView old_data, ByteView new_data) {
+  const size_t at = (new_data.size / 2) & ~size_t{7};
+  if (at + 8 > old_data.size || at + 8 > new_data.size) return SIZE_MAX;
+  const uint64_t x = LoadLE64(old_data.data + at) ^ LoadLE64(new_data.data + at);
+  if (static_cast<uint32_t>(x) == 0) return at;
+  if ((x >> 32) == 0) return at + 4;
+  return SIZE_MAX;
 }
 
 }  // namespace
@@ -109,21 +116,46 @@ StatusOr<DeltaMethod> ParseDeltaMethod(const std::string& name) {
                                  "' (none, prefix-suffix, pglz-history, chunk, auto)");
 }
 
+// log_heap_update's byte loops, eight bytes at a time: the same lengths.
 PrefixSuffix FindPrefixSuffix(ByteView old_data, ByteView new_data) {
   const size_t common = std::min(old_data.size, new_data.size);
   PrefixSuffix ps;
-  while (ps.prefix < common && old_data[ps.prefix] == new_data[ps.prefix]) ++ps.prefix;
-  if (ps.prefix < kMinElision) ps.prefix = 0;
-  while (ps.suffix < common - ps.prefix &&
-         old_data[old_data.size - ps.suffix - 1] == new_data[new_data.size - ps.suffix - 1]) {
-    ++ps.suffix;
+  size_t& p = ps.prefix;
+  while (p + 8 <= common) {
+    const uint64_t x = LoadLE64(old_data.data + p) ^ LoadLE64(new_data.data + p);
+    if (x != 0) {
+      p += __builtin_ctzll(x) / 8;  // little-endian: the lowest differing byte comes first
+      break;
+    }
+    p += 8;
   }
-  if (ps.suffix < kMinElision) ps.suffix = 0;
+  if (p + 8 > common) {
+    while (p < common && old_data[p] == new_data[p]) ++p;
+  }
+  if (p < kMinElision) p = 0;
+  const size_t limit = common - p;
+  size_t& q = ps.suffix;
+  while (q + 8 <= limit) {
+    const uint64_t x = LoadLE64(old_data.data + old_data.size - q - 8) ^
+                       LoadLE64(new_data.data + new_data.size - q - 8);
+    if (x != 0) {
+      q += __builtin_clzll(x) / 8;  // the highest differing byte is the last one
+      break;
+    }
+    q += 8;
+  }
+  if (q + 8 > limit) {
+    while (q < limit &&
+           old_data[old_data.size - q - 1] == new_data[new_data.size - q - 1]) {
+      ++q;
+    }
+  }
+  if (q < kMinElision) q = 0;
   return ps;
 }
 
-StatusOr<UpdateRecord> EncodeUpdate(ByteView old_tuple, ByteView new_tuple, DeltaMethod method,
-                                    bool eligible) {
+Status EncodeUpdateInto(ByteView old_tuple, ByteView new_tuple, DeltaMethod method,
+                        bool eligible, UpdateRecord* out) {
   StatusOr<ByteView> old_data = UserData(old_tuple);
   if (!old_data.ok()) return Status::InvalidArgument("old tuple: " + old_data.status().message());
   StatusOr<ByteView> new_data = UserData(new_tuple);
@@ -132,38 +164,43 @@ StatusOr<UpdateRecord> EncodeUpdate(ByteView old_tuple, ByteView new_tuple, Delt
     return Status::InvalidArgument("new tuple: longer than MaxHeapTupleSize");
   }
   if (!eligible || method == DeltaMethod::kNone) {
-    return PrefixSuffixRecord(new_tuple, *new_data, PrefixSuffix{});
+    PrefixSuffixRecord(new_tuple, *new_data, PrefixSuffix{}, out);
+    return Status::Ok();
   }
+  const size_t shared_at =
+      method == DeltaMethod::kAuto ? ProbeMiddle(*old_data, *new_data) : SIZE_MAX;
   const PrefixSuffix ps = FindPrefixSuffix(*old_data, *new_data);
-  UpdateRecord record = PrefixSuffixRecord(new_tuple, *new_data, ps);
-  UpdateRecord general;
-  switch (method) {
-    case DeltaMethod::kPglzHistory:
-      if (GeneralRecord(*old_data, new_tuple, *new_data, ps, DeltaBody::kPglzHistory, &general)) {
-        return general;
-      }
-      return record;
-    case DeltaMethod::kChunk:
-      if (GeneralRecord(*old_data, new_tuple, *new_data, ps, DeltaBody::kChunk, &general)) {
-        return general;
-      }
-      return record;
-    case DeltaMethod::kAuto: {
-      const size_t middle = new_data->size - ps.prefix - ps.suffix;
-      if (middle < kAutoMinMiddle || !ProbesFindSharedBytes(*old_data, *new_data, ps)) {
-        return record;
-      }
-      for (DeltaBody body : {DeltaBody::kPglzHistory, DeltaBody::kChunk}) {
-        if (GeneralRecord(*old_data, new_tuple, *new_data, ps, body, &general) &&
-            general.block_data.size() < record.block_data.size()) {
-          record = std::move(general);
-        }
-      }
-      return record;
-    }
-    default:
-      return record;
+  bool try_pglz = method == DeltaMethod::kPglzHistory;
+  bool try_chunk = method == DeltaMethod::kChunk;
+  // A shared word inside the prefix or the suffix says nothing about the middle.
+  const bool probe_in_middle =
+      shared_at != SIZE_MAX && shared_at >= ps.prefix && shared_at + 4 <= new_data->size - ps.suffix;
+  if (method == DeltaMethod::kAuto && new_data->size - ps.prefix - ps.suffix >= kMinDeltaMiddle &&
+      (probe_in_middle || NullBitmapChanged(old_tuple, new_tuple))) {
+    try_pglz = true;
+    // pglz's offsets reach 4095 bytes back; beyond that only the chunk delta sees the history.
+    try_chunk = old_data->size > pglz::kMaxOffset;
   }
+  // A general record exists only when smaller than the prefix-suffix one; the smaller wins.
+  bool found = try_pglz &&
+               GeneralRecord(*old_data, new_tuple, *new_data, ps, DeltaBody::kPglzHistory, out);
+  if (try_chunk) {
+    UpdateRecord chunk;
+    if (GeneralRecord(*old_data, new_tuple, *new_data, ps, DeltaBody::kChunk, &chunk) &&
+        (!found || chunk.block_data.size() < out->block_data.size())) {
+      *out = std::move(chunk);
+      found = true;
+    }
+  }
+  if (!found) PrefixSuffixRecord(new_tuple, *new_data, ps, out);
+  return Status::Ok();
+}
+
+StatusOr<UpdateRecord> EncodeUpdate(ByteView old_tuple, ByteView new_tuple, DeltaMethod method,
+                                    bool eligible) {
+  UpdateRecord record;
+  PGSTORE_RETURN_IF_ERROR(EncodeUpdateInto(old_tuple, new_tuple, method, eligible, &record));
+  return record;
 }
 
 }  // namespace pgstore::waldelta

@@ -5,11 +5,17 @@
 //                  (each used only if at least 3 bytes; the suffix never overlaps the prefix)
 //   pglz-history   prefix-suffix, then the remaining middle as a pglz_history.h delta
 //   chunk          prefix-suffix, then the middle as a chunk_delta.h delta
-//   auto           prefix-suffix, then, if the middle is at least kAutoMinMiddle bytes and a few
-//                  sampled probes find old bytes that it shares, both general deltas; the
-//                  smallest record wins. The probes are auto's CPU budget: when nothing matches,
-//                  auto costs prefix-suffix plus kAutoProbes 8-byte comparisons.
-// A general delta is used only when smaller than the middle it replaces, so every method's record
+//   auto           prefix-suffix; then, if the middle is at least kMinDeltaMiddle bytes and there
+//                  is cheap evidence of shared bytes (the null bitmap changed, or one of the two
+//                  4-byte words in the middle of the new data is in the old data at the same
+//                  place),
+//                  pglz-history, and chunk too when the old data is longer than pglz's 4095-byte
+//                  reach; the smallest record wins. That evidence is auto's CPU budget: when
+//                  nothing matches it costs prefix-suffix plus two loads and two compares. Matches
+//                  that moved without a NULL coming or going escape it (the general methods
+//                  themselves find them).
+// A general delta is tried only on a middle of at least kMinDeltaMiddle bytes, and used only when
+// smaller than the middle it replaces, so every method's record
 // is at most the prefix-suffix record, which is at most the none record; none is
 // 5 + (new t_len - 23) bytes.
 //
@@ -31,8 +37,7 @@ namespace pgstore::waldelta {
 
 enum class DeltaMethod { kNone, kPrefixSuffix, kPglzHistory, kChunk, kAuto };
 
-inline constexpr size_t kAutoMinMiddle = 16;
-inline constexpr int kAutoProbes = 4;
+inline constexpr size_t kMinDeltaMiddle = 16;
 
 const char* DeltaMethodName(DeltaMethod m);
 // "none", "prefix-suffix", "pglz-history", "chunk", "auto"; InvalidArgument otherwise.
@@ -55,6 +60,10 @@ PrefixSuffix FindPrefixSuffix(ByteView old_data, ByteView new_data);
 // the new tuple is longer than MaxHeapTupleSize.
 StatusOr<UpdateRecord> EncodeUpdate(ByteView old_tuple, ByteView new_tuple, DeltaMethod method,
                                     bool eligible = true);
+// As EncodeUpdate, into *out (reusing its buffer: a caller logging many updates allocates once).
+// *out is unspecified after an error.
+Status EncodeUpdateInto(ByteView old_tuple, ByteView new_tuple, DeltaMethod method, bool eligible,
+                        UpdateRecord* out);
 
 }  // namespace pgstore::waldelta
 
