@@ -1,5 +1,5 @@
 // A frozen TID-store leaf in one allocation with delta-coded keys: what ShrinkToFit makes of a wide
-// leaf (depth 0 or 1, 3- or 4-byte suffixes) when that is smaller. A sparse store is such leaves:
+// leaf (depth 0 to 2: 2- to 4-byte suffixes) when that is smaller. A sparse store is such leaves:
 // a width-4 Leaf costs 6 bytes a block plus three vectors, as much as PostgreSQL's 6-byte array;
 // packed, a block costs its key delta's bits, its slot's bits and 0.5 byte of group header.
 //

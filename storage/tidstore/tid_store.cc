@@ -18,9 +18,9 @@ using internal::Leaf;
 using internal::Node;
 using internal::PackedLeaf;
 constexpr uint8_t kEmpty48 = 0xFF;
-// ShrinkToFit packs leaves with keys this wide or wider (depths 0 and 1), where sparse blocks make
+// ShrinkToFit packs leaves with keys this wide or wider (depths 0 to 2), where sparse blocks make
 // the key bytes most of the cost; narrower leaves stay fast to search.
-constexpr int kMinPackedWidth = 3;
+constexpr int kMinPackedWidth = 2;
 
 uint8_t KeyByte(uint32_t block, int depth) {
   return static_cast<uint8_t>(block >> (8 * (3 - depth)));

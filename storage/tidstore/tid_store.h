@@ -14,7 +14,7 @@
 // Values (offset_set.h): a single offset is embedded in the 16-bit slot; larger sets are entries of
 // the leaf's pool (a list, a bitmap, or runs, whichever is smallest). Replaced and removed entries
 // are dead pool space, compacted when it exceeds the live space or the 15-bit unit index runs out.
-// ShrinkToFit (and so BuildFromSorted and Union) freezes each leaf at depth 0 or 1 into a packed
+// ShrinkToFit (and so BuildFromSorted and Union) freezes each leaf at depth 0 to 2 into a packed
 // leaf (packed_leaf.h: one allocation, delta-coded keys, bit-packed slots) when that is smaller;
 // that is what keeps a maximally sparse store under the array's 6 bytes a TID. A change to a
 // packed leaf unpacks it first.
