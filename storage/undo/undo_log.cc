@@ -1,0 +1,229 @@
+#include "storage/undo/undo_log.h"
+
+#include <algorithm>
+#include <string>
+
+namespace pgstore::undo {
+namespace {
+
+constexpr uint16_t kPageSizeVersion = kUndoPageSize | 4;
+
+std::string PtrText(UndoRecPtr p) {
+  return std::to_string(UndoRecPtrLogNo(p)) + "/" + std::to_string(UndoRecPtrOffset(p));
+}
+
+// The offset of the transaction part inside a packed record with this info byte.
+size_t TransactionPartOffset(uint8_t info) {
+  return kHeaderSize + ((info & kInfoRelationDetails) ? kRelationDetailsSize : 0) +
+         ((info & kInfoBlock) ? kBlockPartSize : 0);
+}
+
+// The length a record starting at stream[s] declares through its header and payload header, or
+// 0 if the stream ends before those are complete.
+size_t DeclaredLength(const std::vector<uint8_t>& stream, uint64_t s) {
+  if (stream.size() - s < kHeaderSize) return 0;
+  const uint8_t info = stream[s + 2];
+  size_t len = TransactionPartOffset(info) + ((info & kInfoTransaction) ? kTransactionPartSize : 0);
+  if (info & kInfoPayload) {
+    if (stream.size() - s < len + kPayloadHeaderSize) return 0;
+    len += kPayloadHeaderSize + LoadLE16(&stream[s + len]) + LoadLE16(&stream[s + len + 2]);
+  }
+  return len + kTrailerSize;
+}
+
+}  // namespace
+
+UndoRecPtr UndoLog::PtrOfStream(uint64_t s) const {
+  return MakeUndoRecPtr(logno_, (s / kUndoPageUsable) * kUndoPageSize + kUndoPageHeaderSize +
+                                    s % kUndoPageUsable);
+}
+
+StatusOr<uint64_t> UndoLog::StreamOf(UndoRecPtr p) const {
+  if (UndoRecPtrLogNo(p) != logno_) {
+    return Status::InvalidArgument("undo pointer " + PtrText(p) + " is not in log " +
+                                   std::to_string(logno_));
+  }
+  const uint64_t off = UndoRecPtrOffset(p);
+  if (off % kUndoPageSize < kUndoPageHeaderSize) {
+    return Status::InvalidArgument("undo pointer " + PtrText(p) + " points into a page header");
+  }
+  return (off / kUndoPageSize) * kUndoPageUsable + off % kUndoPageSize - kUndoPageHeaderSize;
+}
+
+StatusOr<UndoRecPtr> UndoLog::Append(UndoRecord r) {
+  const bool first_of_xact = !has_last_xid_ || r.xid != last_xid_;
+  r.has_transaction = first_of_xact;
+  if (first_of_xact) {
+    r.transaction.progress = 0;
+    r.transaction.prevurp = kInvalidUndoRecPtr;
+    r.transaction.next = kInvalidUndoRecPtr;
+  }
+  const uint64_t s = stream_.size();
+  if (PtrOfStream(s) > MakeUndoRecPtr(logno_, kMaxUndoLogOffset - kUndoPageSize)) {
+    return Status::InvalidArgument("undo log " + std::to_string(logno_) + " is full");
+  }
+  PGSTORE_RETURN_IF_ERROR(PackUndoRecord(r, &stream_));
+  const UndoRecPtr p = PtrOfStream(s);
+  if (first_of_xact) {
+    if (has_last_xid_) {  // UndoRecordUpdateTransInfo: link the previous transaction to this one
+      const size_t at = last_txn_first_ + TransactionPartOffset(stream_[last_txn_first_ + 2]) + 24;
+      StoreLE64(&stream_[at], p);
+    }
+    last_txn_first_ = s;
+  }
+  starts_.push_back(s);
+  last_xid_ = r.xid;
+  has_last_xid_ = true;
+  return p;
+}
+
+StatusOr<UndoRecord> UndoLog::FetchAt(uint64_t s) const {
+  const auto it = std::lower_bound(starts_.begin(), starts_.end(), s);
+  if (it == starts_.end() || *it != s) {
+    return Status::InvalidArgument("undo pointer " + PtrText(PtrOfStream(s)) +
+                                   " is not the start of a record");
+  }
+  const uint64_t end = it + 1 == starts_.end() ? stream_.size() : *(it + 1);
+  return UnpackUndoRecord(ByteView(stream_.data() + s, end - s));
+}
+
+StatusOr<UndoRecord> UndoLog::Fetch(UndoRecPtr p) const {
+  StatusOr<uint64_t> s = StreamOf(p);
+  if (!s.ok()) return s.status();
+  return FetchAt(*s);
+}
+
+StatusOr<UndoRecPtr> UndoLog::Prev(UndoRecPtr p) const {
+  StatusOr<uint64_t> s = StreamOf(p);
+  if (!s.ok()) return s.status();
+  if (*s == 0) return kInvalidUndoRecPtr;
+  if (*s < kTrailerSize || *s > stream_.size()) {
+    return Status::InvalidArgument("undo pointer " + PtrText(p) + " outside the log");
+  }
+  // UndoGetPrevRecordLen: the u16 just before the record (page headers are not in the stream).
+  const uint64_t prevlen = LoadLE16(&stream_[*s - kTrailerSize]);
+  if (prevlen > *s || !std::binary_search(starts_.begin(), starts_.end(), *s - prevlen)) {
+    return Status::Corruption("trailing length before " + PtrText(p) +
+                              " does not lead to a record");
+  }
+  return PtrOfStream(*s - prevlen);
+}
+
+Status UndoLog::WalkTransactionBackward(
+    UndoRecPtr last, const std::function<bool(UndoRecPtr, const UndoRecord&)>& fn) const {
+  UndoRecPtr p = last;
+  bool first = true;
+  uint32_t xid = 0;
+  for (;;) {
+    StatusOr<UndoRecord> r = Fetch(p);
+    if (!r.ok()) return r.status();
+    if (first) xid = r->xid;
+    if (r->xid != xid) {
+      return Status::Corruption("transaction " + std::to_string(xid) + " runs into xid " +
+                                std::to_string(r->xid) + " at " + PtrText(p));
+    }
+    first = false;
+    if (!fn(p, *r) || r->has_transaction) return Status::Ok();
+    StatusOr<UndoRecPtr> prev = Prev(p);
+    if (!prev.ok()) return prev.status();
+    if (*prev == kInvalidUndoRecPtr) {
+      return Status::Corruption("transaction " + std::to_string(xid) + " has no first record");
+    }
+    p = *prev;
+  }
+}
+
+Status UndoLog::SetProgress(UndoRecPtr first, uint32_t progress) {
+  StatusOr<uint64_t> s = StreamOf(first);
+  if (!s.ok()) return s.status();
+  StatusOr<UndoRecord> r = FetchAt(*s);
+  if (!r.ok()) return r.status();
+  if (!r->has_transaction) {
+    return Status::InvalidArgument(PtrText(first) + " is not a transaction's first record");
+  }
+  StoreLE32(&stream_[*s + TransactionPartOffset(stream_[*s + 2])], progress);
+  return Status::Ok();
+}
+
+std::vector<UndoPage> UndoLog::Pages() const {
+  std::vector<UndoPage> pages;
+  for (uint64_t begin = 0; begin < stream_.size(); begin += kUndoPageUsable) {
+    UndoPage page{};
+    const size_t n = std::min<uint64_t>(kUndoPageUsable, stream_.size() - begin);
+    const bool continues = begin > 0 && !std::binary_search(starts_.begin(), starts_.end(), begin);
+    StoreLE16(&page[10], continues ? kUndoPageContinues : 0);
+    StoreLE16(&page[12], static_cast<uint16_t>(kUndoPageHeaderSize + n));
+    StoreLE16(&page[14], static_cast<uint16_t>(kUndoPageHeaderSize + n));
+    StoreLE16(&page[16], static_cast<uint16_t>(kUndoPageSize));
+    StoreLE16(&page[18], kPageSizeVersion);
+    std::copy(stream_.begin() + begin, stream_.begin() + begin + n,
+              page.begin() + kUndoPageHeaderSize);
+    pages.push_back(page);
+  }
+  return pages;
+}
+
+StatusOr<UndoLog> UndoLog::FromPages(uint32_t logno, const std::vector<UndoPage>& pages) {
+  UndoLog log(logno);
+  std::vector<bool> continues;
+  bool ended = false;
+  for (size_t i = 0; i < pages.size(); ++i) {
+    const UndoPage& page = pages[i];
+    const bool zero = std::all_of(page.begin(), page.end(), [](uint8_t b) { return b == 0; });
+    if (ended || zero) {
+      if (!zero) {
+        return Status::Corruption("undo page " + std::to_string(i) +
+                                  " holds data after the end of the log");
+      }
+      ended = true;
+      continue;
+    }
+    const uint16_t lower = LoadLE16(&page[12]);
+    if (LoadLE16(&page[16]) != kUndoPageSize || LoadLE16(&page[18]) != kPageSizeVersion ||
+        lower < kUndoPageHeaderSize || lower > kUndoPageSize) {
+      return Status::Corruption("undo page " + std::to_string(i) + ": bad page header");
+    }
+    log.stream_.insert(log.stream_.end(), page.begin() + kUndoPageHeaderSize, page.begin() + lower);
+    continues.push_back(LoadLE16(&page[10]) & kUndoPageContinues);
+    if (lower < kUndoPageSize) ended = true;  // only the last page may be partly filled
+  }
+  // Forward scan; a last record running past the data is a torn tail.
+  uint64_t s = 0;
+  while (s < log.stream_.size()) {
+    const size_t len = DeclaredLength(log.stream_, s);
+    if (len == 0 || len > log.stream_.size() - s) {
+      log.stream_.resize(s);  // torn tail: the log ends before this record
+      break;
+    }
+    StatusOr<UndoRecord> r = UnpackUndoRecord(ByteView(log.stream_.data() + s, len));
+    if (!r.ok()) {
+      return Status::Corruption("undo record at " + PtrText(log.PtrOfStream(s)) + ": " +
+                                r.status().message());
+    }
+    if (r->has_transaction || !log.has_last_xid_ || r->xid != log.last_xid_) {
+      if (!r->has_transaction) {
+        return Status::Corruption("undo record at " + PtrText(log.PtrOfStream(s)) +
+                                  " starts transaction " + std::to_string(r->xid) +
+                                  " without a transaction part");
+      }
+      log.last_txn_first_ = s;
+    }
+    log.starts_.push_back(s);
+    log.last_xid_ = r->xid;
+    log.has_last_xid_ = true;
+    s += len;
+  }
+  // Continuation flags must agree with where records start.
+  for (size_t i = 1; i < continues.size(); ++i) {
+    const uint64_t begin = i * kUndoPageUsable;
+    if (begin >= log.stream_.size()) break;
+    const bool starts_here = std::binary_search(log.starts_.begin(), log.starts_.end(), begin);
+    if (continues[i] == starts_here) {
+      return Status::Corruption("undo page " + std::to_string(i) +
+                                ": continuation flag does not match its first record");
+    }
+  }
+  return log;
+}
+
+}  // namespace pgstore::undo
