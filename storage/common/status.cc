@@ -14,6 +14,8 @@ std::string Status::ToString() const {
       return "not supported: " + message_;
     case StatusCode::kIOError:
       return "io error: " + message_;
+    case StatusCode::kBusy:
+      return "busy: " + message_;
   }
   return "unknown: " + message_;
 }

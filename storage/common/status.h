@@ -13,7 +13,7 @@
 
 namespace pgstore {
 
-enum class StatusCode { kOk, kCorruption, kInvalidArgument, kNotSupported, kIOError };
+enum class StatusCode { kOk, kCorruption, kInvalidArgument, kNotSupported, kIOError, kBusy };
 
 class [[nodiscard]] Status {
  public:
@@ -30,12 +30,16 @@ class [[nodiscard]] Status {
     return Status(StatusCode::kNotSupported, std::move(msg));
   }
   static Status IOError(std::string msg) { return Status(StatusCode::kIOError, std::move(msg)); }
+  // A resource is held by someone else (a full set of transaction slots, a tuple another
+  // transaction is changing): retry later; nothing is wrong with the data.
+  static Status Busy(std::string msg) { return Status(StatusCode::kBusy, std::move(msg)); }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
   bool IsCorruption() const { return code_ == StatusCode::kCorruption; }
   bool IsInvalidArgument() const { return code_ == StatusCode::kInvalidArgument; }
+  bool IsBusy() const { return code_ == StatusCode::kBusy; }
 
   // "corruption: truncated match tag", or "ok".
   std::string ToString() const;

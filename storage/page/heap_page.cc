@@ -9,10 +9,13 @@ namespace pgstore::page {
 
 using tuple::kMaxHeapTupleSize;
 
-HeapPage::HeapPage() {
+HeapPage::HeapPage() : HeapPage(0) {}
+
+HeapPage::HeapPage(size_t special_size) {
+  const uint16_t special = static_cast<uint16_t>(kPageSize - MaxAlign(special_size));
   SetField16(kOffLower, kPageHeaderSize);
-  SetField16(kOffUpper, kPageSize);
-  SetField16(kOffSpecial, kPageSize);
+  SetField16(kOffUpper, special);
+  SetField16(kOffSpecial, special);
   SetField16(kOffPageSizeVersion, kPageSizeVersion);
 }
 

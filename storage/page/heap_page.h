@@ -20,6 +20,9 @@ namespace pgstore::page {
 class HeapPage {
  public:
   HeapPage();  // PageInit(page, BLCKSZ, 0): empty, no special space
+  // PageInit(page, BLCKSZ, special_size): the last MAXALIGN(special_size) bytes are special space.
+  // REQUIRES: special_size <= 8192 - 24.
+  explicit HeapPage(size_t special_size);
   // A copy of `bytes`; InvalidArgument unless bytes.size == 8192.
   static StatusOr<HeapPage> FromBytes(ByteView bytes);
 

@@ -5,6 +5,8 @@
 
 #include "storage/undo/undo_log.h"
 #include "storage/undo/undo_record.h"
+#include "storage/undo/zheap_page.h"
+#include "storage/undo/zheap_table.h"
 
 namespace pgstore::undo {
 namespace {
@@ -146,7 +148,9 @@ TEST(UndoLogTest, AppendFetchAndWalkBackward) {
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     EXPECT_EQ(r->tuple, want[i].tuple);
     EXPECT_EQ(r->has_transaction, i % 10 == 0);
-    if (i % 10 == 0) EXPECT_EQ(r->transaction.next, i + 10 < ptrs.size() ? ptrs[i + 10] : 0u);
+    if (i % 10 == 0) {
+      EXPECT_EQ(r->transaction.next, i + 10 < ptrs.size() ? ptrs[i + 10] : 0u);
+    }
   }
   // Prev walks back through every record, across page boundaries.
   UndoRecPtr p = ptrs.back();
@@ -202,6 +206,104 @@ TEST(UndoLogTest, RecoversFromPagesAndTreatsATornTailAsTheEnd) {
   damaged = pages;
   damaged[1].fill(0);  // a hole before data
   EXPECT_TRUE(UndoLog::FromPages(1, damaged).status().IsCorruption());
+}
+
+std::vector<uint8_t> ZTuple(const std::string& data) {
+  std::vector<uint8_t> t = {1, 0, 0x02, 0, 5};  // natts 1, HASVARWIDTH, t_hoff 5
+  t.insert(t.end(), data.begin(), data.end());
+  return t;
+}
+
+std::string DataOf(const std::vector<uint8_t>& t) { return std::string(t.begin() + 5, t.end()); }
+
+TEST(ZheapTest, AbortRestoresEveryTouchedTupleAndIsIdempotent) {
+  UndoLog log(1);
+  XactTable xacts;
+  ZheapTable table(ZheapPage(4), 16384, 0, &log, &xacts);
+  ASSERT_TRUE(xacts.Begin(10).ok());
+  std::vector<uint16_t> offs;
+  for (const char* s : {"alpha", "bravo", "charlie", "delta"}) {
+    offs.push_back(*table.Insert(10, ZTuple(s)));
+  }
+  ASSERT_TRUE(table.Commit(10).ok());
+  const auto before = table.VisibleTuples();
+  ASSERT_EQ(before.size(), 4u);
+
+  ASSERT_TRUE(xacts.Begin(11).ok());
+  EXPECT_EQ(*table.Update(11, offs[0], ZTuple("ALPHA")), offs[0]);        // in place
+  const uint16_t moved = *table.Update(11, offs[1], ZTuple("bravo, longer"));  // not in place
+  EXPECT_NE(moved, offs[1]);
+  ASSERT_TRUE(table.Delete(11, offs[2]).ok());
+  ASSERT_TRUE(table.Lock(11, offs[3]).ok());
+  ASSERT_TRUE(table.Insert(11, ZTuple("echo")).ok());
+  auto during = table.VisibleTuples();
+  EXPECT_EQ(DataOf(during[offs[0]]), "ALPHA");
+  EXPECT_EQ(DataOf(during[moved]), "bravo, longer");
+  EXPECT_EQ(during.count(offs[1]), 0u);
+  EXPECT_EQ(during.count(offs[2]), 0u);
+
+  ASSERT_TRUE(table.Abort(11).ok());
+  EXPECT_EQ(table.VisibleTuples(), before);  // byte for byte, slot and flags included
+  const std::vector<uint8_t> page_after(table.page().bytes().begin(), table.page().bytes().end());
+  ASSERT_TRUE(table.Rollback(11).ok());      // again: nothing changes
+  EXPECT_EQ(std::vector<uint8_t>(table.page().bytes().begin(), table.page().bytes().end()),
+            page_after);
+}
+
+TEST(ZheapTest, RollbackLeavesOtherTransactionsAlone) {
+  UndoLog log(1);
+  XactTable xacts;
+  ZheapTable table(ZheapPage(4), 16384, 0, &log, &xacts);
+  ASSERT_TRUE(xacts.Begin(20).ok());
+  const uint16_t a = *table.Insert(20, ZTuple("a0"));
+  const uint16_t b = *table.Insert(20, ZTuple("b0"));
+  ASSERT_TRUE(table.Commit(20).ok());
+  ASSERT_TRUE(xacts.Begin(21).ok());
+  ASSERT_TRUE(xacts.Begin(22).ok());
+  ASSERT_TRUE(table.Update(21, a, ZTuple("a1")).ok());
+  ASSERT_TRUE(table.Update(22, b, ZTuple("b2")).ok());
+  EXPECT_TRUE(table.Update(22, a, ZTuple("a2")).status().IsBusy());  // 21 holds it
+  ASSERT_TRUE(table.Abort(21).ok());
+  auto v = table.VisibleTuples();
+  EXPECT_EQ(DataOf(v[a]), "a0");
+  EXPECT_EQ(DataOf(v[b]), "b2");
+}
+
+TEST(ZheapTest, FullSlotsAreBusyUntilATransactionIsAllVisible) {
+  UndoLog log(1);
+  XactTable xacts;
+  ZheapTable table(ZheapPage(2), 16384, 0, &log, &xacts);
+  ASSERT_TRUE(xacts.Begin(1).ok());
+  ASSERT_TRUE(xacts.Begin(2).ok());
+  ASSERT_TRUE(xacts.Begin(3).ok());
+  const uint16_t t1 = *table.Insert(1, ZTuple("one"));
+  ASSERT_TRUE(table.Insert(2, ZTuple("two")).ok());
+  EXPECT_TRUE(table.Insert(3, ZTuple("three")).status().IsBusy());
+  ASSERT_TRUE(table.Commit(1).ok());
+  // 1 committed and no older transaction runs: its slot is reused and its tuple frozen.
+  ASSERT_TRUE(table.Insert(3, ZTuple("three")).ok());
+  EXPECT_EQ(TupleSlot(table.VisibleTuples()[t1].data()), kFrozenSlot);
+}
+
+TEST(ZheapTest, CrashRollsBackUnfinishedTransactionsFromPageAndUndoAlone) {
+  UndoLog log(1);
+  XactTable xacts;
+  ZheapTable table(ZheapPage(4), 16384, 0, &log, &xacts);
+  ASSERT_TRUE(xacts.Begin(30).ok());
+  const uint16_t a = *table.Insert(30, ZTuple("kept"));
+  ASSERT_TRUE(table.Commit(30).ok());
+  const auto before = table.VisibleTuples();
+  ASSERT_TRUE(xacts.Begin(31).ok());
+  ASSERT_TRUE(table.Update(31, a, ZTuple("lost")).ok());
+  ASSERT_TRUE(table.Insert(31, ZTuple("lost too")).ok());
+  // Crash: only the page bytes, the undo pages and the commit log survive.
+  StatusOr<UndoLog> recovered_log = UndoLog::FromPages(1, log.Pages());
+  ASSERT_TRUE(recovered_log.ok());
+  XactTable recovered_xacts = xacts.AfterCrash();
+  ZheapTable recovered(*ZheapPage::FromBytes(table.page().bytes(), 4), 16384, 0, &*recovered_log,
+                       &recovered_xacts);
+  ASSERT_TRUE(recovered.RecoverAfterCrash().ok());
+  EXPECT_EQ(recovered.VisibleTuples(), before);
 }
 
 }  // namespace

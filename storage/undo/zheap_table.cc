@@ -1,0 +1,310 @@
+#include "storage/undo/zheap_table.h"
+
+#include <string>
+
+namespace pgstore::undo {
+namespace {
+
+constexpr uint32_t kLockTupleExclusive = 3;  // LockTupleMode
+
+std::string Off(uint16_t offnum) { return "tuple " + std::to_string(offnum); }
+
+}  // namespace
+
+Status XactTable::Begin(uint32_t xid) {
+  if (xid == 0) return Status::InvalidArgument("transaction id 0 is invalid");
+  if (states_.count(xid)) {
+    return Status::InvalidArgument("transaction " + std::to_string(xid) + " already exists");
+  }
+  states_[xid] = State::kInProgress;
+  return Status::Ok();
+}
+
+Status XactTable::Commit(uint32_t xid) {
+  if (!IsInProgress(xid)) {
+    return Status::InvalidArgument("transaction " + std::to_string(xid) + " is not running");
+  }
+  states_[xid] = State::kCommitted;
+  return Status::Ok();
+}
+
+bool XactTable::IsInProgress(uint32_t xid) const {
+  const auto it = states_.find(xid);
+  return it != states_.end() && it->second == State::kInProgress;
+}
+
+bool XactTable::IsCommitted(uint32_t xid) const {
+  const auto it = states_.find(xid);
+  return it != states_.end() && it->second == State::kCommitted;
+}
+
+bool XactTable::AllVisible(uint32_t xid) const {
+  if (!IsCommitted(xid)) return false;
+  for (const auto& [other, state] : states_) {
+    if (state == State::kInProgress && other < xid) return false;
+  }
+  return true;
+}
+
+XactTable XactTable::AfterCrash() const {
+  XactTable t;
+  for (const auto& [xid, state] : states_) {
+    if (state != State::kInProgress) t.states_[xid] = state;
+  }
+  return t;
+}
+
+uint32_t ZheapTable::SlotXid(int slot) const {
+  return slot == kFrozenSlot || slot > page_.num_slots()
+             ? 0
+             : static_cast<uint32_t>(page_.slot(slot).fxid);
+}
+
+StatusOr<int> ZheapTable::AcquireSlot(uint32_t xid) {
+  if (!xacts_->IsInProgress(xid)) {
+    return Status::InvalidArgument("transaction " + std::to_string(xid) + " is not running");
+  }
+  const int n = page_.num_slots();
+  for (int s = 1; s <= n; ++s) {
+    if (page_.slot(s).fxid == xid) return s;
+  }
+  for (int s = 1; s <= n; ++s) {
+    if (page_.slot(s).fxid == 0) {
+      page_.set_slot(s, TransSlot{xid, kInvalidUndoRecPtr});
+      return s;
+    }
+  }
+  for (int s = 1; s <= n; ++s) {
+    if (!xacts_->AllVisible(SlotXid(s))) continue;
+    // Reuse: the slot's tuples are all-visible now; freeze them.
+    for (int off = 1; off <= page_.page().MaxOffset(); ++off) {
+      if (page_.page().GetItemId(off).flags != page::LpFlags::kNormal) continue;
+      StatusOr<uint8_t*> t = page_.MutableTuple(off);
+      if (t.ok() && TupleSlot(*t) == s) SetTupleSlot(*t, kFrozenSlot);
+    }
+    page_.set_slot(s, TransSlot{xid, kInvalidUndoRecPtr});
+    return s;
+  }
+  return Status::Busy("no free transaction slot on the page (all " + std::to_string(n) +
+                      " held by unfinished or not yet all-visible transactions)");
+}
+
+StatusOr<ByteView> ZheapTable::Changeable(uint32_t xid, uint16_t offnum) const {
+  if (offnum < 1 || offnum > page_.page().MaxOffset() ||
+      page_.page().GetItemId(offnum).flags != page::LpFlags::kNormal) {
+    return Status::InvalidArgument(Off(offnum) + " does not exist");
+  }
+  StatusOr<ByteView> t = page_.Tuple(offnum);
+  if (!t.ok()) return t.status();
+  if (t->size < kZheapTupleHeaderSize) return Status::Corruption(Off(offnum) + " too short");
+  const uint32_t owner = SlotXid(TupleSlot(t->data));
+  if (owner != 0 && owner != xid && xacts_->IsInProgress(owner)) {
+    return Status::Busy(Off(offnum) + " is being changed by transaction " + std::to_string(owner));
+  }
+  if (TupleInfomask(t->data) & (kZheapDeleted | kZheapUpdated)) {
+    return Status::InvalidArgument(Off(offnum) + " was deleted or updated");
+  }
+  return t;
+}
+
+StatusOr<UndoRecPtr> ZheapTable::WriteUndo(UndoType type, uint32_t xid, int slot, uint16_t offnum,
+                                           uint32_t prevxid, std::vector<uint8_t> payload,
+                                           std::vector<uint8_t> tuple) {
+  UndoRecord r;
+  r.rmid = kRmZheap;
+  r.type = type;
+  r.reloid = reloid_;
+  r.prevxid = prevxid;
+  r.xid = xid;
+  r.has_block = true;
+  r.blkprev = page_.slot(slot).urec_ptr;
+  r.block = block_;
+  r.offset = offnum;
+  r.payload = std::move(payload);
+  r.tuple = std::move(tuple);
+  StatusOr<UndoRecPtr> p = log_->Append(std::move(r));
+  if (p.ok()) page_.set_slot(slot, TransSlot{xid, *p});
+  return p;
+}
+
+StatusOr<uint16_t> ZheapTable::Insert(uint32_t xid, ByteView tuple) {
+  if (tuple.size < kZheapTupleHeaderSize) {
+    return Status::InvalidArgument("a zheap tuple has a 5-byte header");
+  }
+  StatusOr<int> slot = AcquireSlot(xid);
+  if (!slot.ok()) return slot.status();
+  std::vector<uint8_t> t = tuple.ToVector();
+  SetTupleSlot(t.data(), *slot);
+  SetTupleInfomask(t.data(), TupleInfomask(t.data()) & ~kZheapVisibilityBits);
+  StatusOr<uint16_t> off = page_.mutable_page().AddItem(ByteView(t));
+  if (!off.ok()) return off.status();
+  if (*off == page::kInvalidOffsetNumber) return Status::Busy("no room on the page");
+  StatusOr<UndoRecPtr> p = WriteUndo(UndoType::kInsert, xid, *slot, *off, 0, {}, {});
+  if (!p.ok()) {
+    page_.mutable_page().MarkUnused(*off);
+    return p.status();
+  }
+  return *off;
+}
+
+StatusOr<uint16_t> ZheapTable::Update(uint32_t xid, uint16_t offnum, ByteView tuple) {
+  if (tuple.size < kZheapTupleHeaderSize) {
+    return Status::InvalidArgument("a zheap tuple has a 5-byte header");
+  }
+  if (StatusOr<ByteView> t = Changeable(xid, offnum); !t.ok()) return t.status();
+  StatusOr<int> slot = AcquireSlot(xid);  // may freeze the tuple: read it after
+  if (!slot.ok()) return slot.status();
+  const std::vector<uint8_t> old = page_.Tuple(offnum)->ToVector();
+  const uint32_t prevxid = SlotXid(TupleSlot(old.data()));
+  std::vector<uint8_t> t = tuple.ToVector();
+  SetTupleSlot(t.data(), *slot);
+  if (t.size() <= old.size()) {  // in place
+    StatusOr<UndoRecPtr> p =
+        WriteUndo(UndoType::kInplaceUpdate, xid, *slot, offnum, prevxid, {}, old);
+    if (!p.ok()) return p.status();
+    SetTupleInfomask(t.data(), (TupleInfomask(t.data()) & ~kZheapVisibilityBits) |
+                                   kZheapInplaceUpdated);
+    page::ItemId id = page_.page().GetItemId(offnum);
+    std::copy(t.begin(), t.end(), page_.mutable_page().mutable_data() + id.off);
+    id.len = static_cast<uint16_t>(t.size());
+    page_.mutable_page().SetItemId(offnum, id);
+    return offnum;
+  }
+  SetTupleInfomask(t.data(), TupleInfomask(t.data()) & ~kZheapVisibilityBits);
+  StatusOr<uint16_t> new_off = page_.mutable_page().AddItem(ByteView(t));
+  if (!new_off.ok()) return new_off.status();
+  if (*new_off == page::kInvalidOffsetNumber) return Status::Busy("no room on the page");
+  std::vector<uint8_t> tid(6);
+  StoreLE32(tid.data(), block_);
+  StoreLE16(tid.data() + 4, *new_off);
+  StatusOr<UndoRecPtr> p = WriteUndo(UndoType::kUpdate, xid, *slot, offnum, prevxid, tid, old);
+  if (p.ok()) p = WriteUndo(UndoType::kInsert, xid, *slot, *new_off, 0, {}, {});
+  if (!p.ok()) return p.status();
+  uint8_t* o = *page_.MutableTuple(offnum);
+  SetTupleSlot(o, *slot);
+  SetTupleInfomask(o, TupleInfomask(o) | kZheapUpdated);
+  return *new_off;
+}
+
+Status ZheapTable::Delete(uint32_t xid, uint16_t offnum) {
+  if (StatusOr<ByteView> t = Changeable(xid, offnum); !t.ok()) return t.status();
+  StatusOr<int> slot = AcquireSlot(xid);
+  if (!slot.ok()) return slot.status();
+  const std::vector<uint8_t> old = page_.Tuple(offnum)->ToVector();
+  StatusOr<UndoRecPtr> p = WriteUndo(UndoType::kDelete, xid, *slot, offnum,
+                                     SlotXid(TupleSlot(old.data())), {}, old);
+  if (!p.ok()) return p.status();
+  uint8_t* o = *page_.MutableTuple(offnum);
+  SetTupleSlot(o, *slot);
+  SetTupleInfomask(o, TupleInfomask(o) | kZheapDeleted);
+  return Status::Ok();
+}
+
+Status ZheapTable::Lock(uint32_t xid, uint16_t offnum) {
+  if (StatusOr<ByteView> t = Changeable(xid, offnum); !t.ok()) return t.status();
+  StatusOr<int> slot = AcquireSlot(xid);
+  if (!slot.ok()) return slot.status();
+  const std::vector<uint8_t> old = page_.Tuple(offnum)->ToVector();
+  std::vector<uint8_t> mode(4);
+  StoreLE32(mode.data(), kLockTupleExclusive);
+  StatusOr<UndoRecPtr> p = WriteUndo(UndoType::kXidLockOnly, xid, *slot, offnum,
+                                     SlotXid(TupleSlot(old.data())), mode, old);
+  if (!p.ok()) return p.status();
+  uint8_t* o = *page_.MutableTuple(offnum);
+  SetTupleSlot(o, *slot);
+  SetTupleInfomask(o, TupleInfomask(o) | kZheapXidLockOnly | kZheapExclLock);
+  return Status::Ok();
+}
+
+Status ZheapTable::Commit(uint32_t xid) { return xacts_->Commit(xid); }
+
+Status ZheapTable::Abort(uint32_t xid) {
+  if (!xacts_->IsInProgress(xid)) {
+    return Status::InvalidArgument("transaction " + std::to_string(xid) + " is not running");
+  }
+  PGSTORE_RETURN_IF_ERROR(Rollback(xid));
+  xacts_->MarkAborted(xid);
+  return Status::Ok();
+}
+
+Status ZheapTable::Apply(const UndoRecord& r) {
+  page::HeapPage& p = page_.mutable_page();
+  if (r.offset < 1 || r.offset > p.MaxOffset()) {
+    return Status::Corruption("undo for " + Off(r.offset) + " beyond the page's line pointers");
+  }
+  switch (r.type) {
+    case UndoType::kInsert:
+      p.MarkUnused(r.offset);
+      return Status::Ok();
+    case UndoType::kDelete:
+    case UndoType::kInplaceUpdate:
+    case UndoType::kUpdate:
+    case UndoType::kXidLockOnly: {
+      page::ItemId id = p.GetItemId(r.offset);
+      const bool header_only = r.type == UndoType::kXidLockOnly;
+      if (id.flags != page::LpFlags::kNormal ||
+          (!header_only && (r.tuple.size() > page::kPageSize || id.off + r.tuple.size() > p.special()))) {
+        return Status::Corruption("undo for " + Off(r.offset) + " does not fit its item");
+      }
+      uint8_t* t = p.mutable_data() + id.off;
+      const size_t n = header_only ? kZheapTupleHeaderSize : r.tuple.size();
+      std::copy(r.tuple.begin(), r.tuple.begin() + n, t);
+      if (!header_only) {
+        id.len = static_cast<uint16_t>(r.tuple.size());
+        p.SetItemId(r.offset, id);
+      }
+      // RestoreXactFromUndoRecord: a slot reused since belongs to someone else now.
+      const int s = TupleSlot(t);
+      if (s != kFrozenSlot && (s > page_.num_slots() || SlotXid(s) != r.prevxid)) {
+        SetTupleSlot(t, kFrozenSlot);
+      }
+      return Status::Ok();
+    }
+    default:
+      return Status::Corruption(std::string("rollback of an undo record of type ") +
+                                UndoTypeName(r.type) + " on a zheap page");
+  }
+}
+
+Status ZheapTable::Rollback(uint32_t xid) {
+  int slot = 0;
+  for (int s = 1; s <= page_.num_slots(); ++s) {
+    if (page_.slot(s).fxid == xid) slot = s;
+  }
+  if (slot == 0) return Status::Ok();  // nothing of xid on this page (or already rolled back)
+  UndoRecPtr p = page_.slot(slot).urec_ptr;
+  while (p != kInvalidUndoRecPtr) {
+    StatusOr<UndoRecord> r = log_->Fetch(p);
+    if (!r.ok()) return r.status();
+    if (r->xid != xid || r->block != block_) break;
+    PGSTORE_RETURN_IF_ERROR(Apply(*r));
+    if (r->has_transaction) PGSTORE_RETURN_IF_ERROR(log_->SetProgress(p, 1));
+    p = r->blkprev;
+  }
+  page_.set_slot(slot, TransSlot{});
+  return Status::Ok();
+}
+
+Status ZheapTable::RecoverAfterCrash() {
+  for (int s = 1; s <= page_.num_slots(); ++s) {
+    const uint32_t xid = SlotXid(s);
+    if (xid == 0 || xacts_->IsCommitted(xid)) continue;
+    PGSTORE_RETURN_IF_ERROR(Rollback(xid));
+    xacts_->MarkAborted(xid);
+  }
+  return Status::Ok();
+}
+
+std::map<uint16_t, std::vector<uint8_t>> ZheapTable::VisibleTuples() const {
+  std::map<uint16_t, std::vector<uint8_t>> out;
+  for (int off = 1; off <= page_.page().MaxOffset(); ++off) {
+    if (page_.page().GetItemId(off).flags != page::LpFlags::kNormal) continue;
+    StatusOr<ByteView> t = page_.Tuple(off);
+    if (!t.ok() || t->size < kZheapTupleHeaderSize) continue;
+    if (TupleInfomask(t->data) & (kZheapDeleted | kZheapUpdated)) continue;
+    out[static_cast<uint16_t>(off)] = t->ToVector();
+  }
+  return out;
+}
+
+}  // namespace pgstore::undo

@@ -1,0 +1,106 @@
+// Changes to a zheap page that write undo, and rollback through that undo (zheapam.c, zundo.c).
+//
+// A ZheapTable is one zheap page (block `block` of relation `reloid`), the undo log its
+// operations write to, and the transaction status table (the commit log: it survives a crash).
+// Every operation takes the transaction's slot on the page first (its own, a free one, or one
+// whose transaction is committed and all-visible, whose tuples are then frozen to slot 0; if every
+// slot is held, Busy "no free transaction slot"), writes one undo record per changed tuple
+// (blkprev = the slot's previous record, prevxid = the transaction the tuple's slot named), then
+// changes the page and sets the slot's urec_ptr:
+//   Insert          INSERT record; a new line pointer
+//   Update          in place (INPLACE_UPDATE with the old tuple) when the new tuple is no longer;
+//                   otherwise UPDATE (old tuple, new TID) + INSERT of the new version, the old one
+//                   marked UPDATED
+//   Delete          DELETE with the old tuple; marked DELETED
+//   Lock            XID_LOCK_ONLY with the old tuple; marked XID_LOCK_ONLY | EXCL_LOCK
+// A tuple another unfinished transaction changed is Busy; one deleted or updated away is
+// InvalidArgument.
+//
+// Rollback (Abort, and RecoverAfterCrash for every slot whose transaction did not commit) walks the
+// slot's chain backwards while the records are the transaction's and applies each: INSERT marks
+// the line pointer unused; DELETE, UPDATE and INPLACE_UPDATE copy the saved tuple back and restore
+// lp_len; XID_LOCK_ONLY restores the header. A restored tuple whose slot no longer belongs to the
+// record's prevxid is frozen (that transaction was all-visible when its slot was reused). Then the
+// slot is freed and the transaction's progress set to applied: a second rollback finds no slot and
+// changes nothing.
+#ifndef PGSTORE_STORAGE_UNDO_ZHEAP_TABLE_H_
+#define PGSTORE_STORAGE_UNDO_ZHEAP_TABLE_H_
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "storage/common/bytes.h"
+#include "storage/common/status.h"
+#include "storage/undo/undo_log.h"
+#include "storage/undo/zheap_page.h"
+
+namespace pgstore::undo {
+
+inline constexpr uint8_t kRmZheap = 22;  // the rmid pgstore writes for zheap undo
+
+// The commit log: each transaction's state. A transaction is all-visible once it committed and
+// every transaction still running started after it.
+class XactTable {
+ public:
+  enum class State { kInProgress, kCommitted, kAborted };
+  // InvalidArgument if xid is 0 or already known.
+  Status Begin(uint32_t xid);
+  Status Commit(uint32_t xid);
+  void MarkAborted(uint32_t xid) { states_[xid] = State::kAborted; }
+  bool IsInProgress(uint32_t xid) const;
+  bool IsCommitted(uint32_t xid) const;
+  bool AllVisible(uint32_t xid) const;
+  // What survives a crash: committed and aborted transactions (running ones are forgotten, so
+  // recovery treats them as aborted).
+  XactTable AfterCrash() const;
+  const std::map<uint32_t, State>& states() const { return states_; }
+
+ private:
+  std::map<uint32_t, State> states_;
+};
+
+class ZheapTable {
+ public:
+  ZheapTable(ZheapPage page, uint32_t reloid, uint32_t block, UndoLog* log, XactTable* xacts)
+      : page_(std::move(page)), reloid_(reloid), block_(block), log_(log), xacts_(xacts) {}
+
+  // tuple: a zheap tuple (5-byte header, bitmap, data); its slot and visibility bits are set here.
+  StatusOr<uint16_t> Insert(uint32_t xid, ByteView tuple);
+  // Returns the offset of the new version (offnum itself when updated in place).
+  StatusOr<uint16_t> Update(uint32_t xid, uint16_t offnum, ByteView tuple);
+  Status Delete(uint32_t xid, uint16_t offnum);
+  Status Lock(uint32_t xid, uint16_t offnum);
+  Status Commit(uint32_t xid);
+  // Rolls the transaction back and marks it aborted.
+  Status Abort(uint32_t xid);
+  // Rollback of one transaction's changes to this page (idempotent).
+  Status Rollback(uint32_t xid);
+  // After a crash (a table rebuilt from the page bytes, the recovered undo log and
+  // XactTable::AfterCrash): rolls back every transaction holding a slot that did not commit.
+  Status RecoverAfterCrash();
+
+  // Live tuples (normal line pointers, neither deleted nor updated away), by offset.
+  std::map<uint16_t, std::vector<uint8_t>> VisibleTuples() const;
+  const ZheapPage& page() const { return page_; }
+
+ private:
+  StatusOr<int> AcquireSlot(uint32_t xid);
+  // The tuple at offnum if xid may change it.
+  StatusOr<ByteView> Changeable(uint32_t xid, uint16_t offnum) const;
+  uint32_t SlotXid(int slot) const;
+  StatusOr<UndoRecPtr> WriteUndo(UndoType type, uint32_t xid, int slot, uint16_t offnum,
+                                 uint32_t prevxid, std::vector<uint8_t> payload,
+                                 std::vector<uint8_t> tuple);
+  Status Apply(const UndoRecord& r);
+
+  ZheapPage page_;
+  uint32_t reloid_;
+  uint32_t block_;
+  UndoLog* log_;
+  XactTable* xacts_;
+};
+
+}  // namespace pgstore::undo
+
+#endif  // PGSTORE_STORAGE_UNDO_ZHEAP_TABLE_H_
