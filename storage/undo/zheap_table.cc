@@ -17,6 +17,7 @@ Status XactTable::Begin(uint32_t xid) {
     return Status::InvalidArgument("transaction " + std::to_string(xid) + " already exists");
   }
   states_[xid] = State::kInProgress;
+  running_.insert(xid);
   return Status::Ok();
 }
 
@@ -25,6 +26,7 @@ Status XactTable::Commit(uint32_t xid) {
     return Status::InvalidArgument("transaction " + std::to_string(xid) + " is not running");
   }
   states_[xid] = State::kCommitted;
+  running_.erase(xid);
   return Status::Ok();
 }
 
@@ -39,11 +41,7 @@ bool XactTable::IsCommitted(uint32_t xid) const {
 }
 
 bool XactTable::AllVisible(uint32_t xid) const {
-  if (!IsCommitted(xid)) return false;
-  for (const auto& [other, state] : states_) {
-    if (state == State::kInProgress && other < xid) return false;
-  }
-  return true;
+  return IsCommitted(xid) && (running_.empty() || *running_.begin() > xid);
 }
 
 XactTable XactTable::AfterCrash() const {

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "storage/common/bytes.h"
@@ -47,7 +48,10 @@ class XactTable {
   // InvalidArgument if xid is 0 or already known.
   Status Begin(uint32_t xid);
   Status Commit(uint32_t xid);
-  void MarkAborted(uint32_t xid) { states_[xid] = State::kAborted; }
+  void MarkAborted(uint32_t xid) {
+    states_[xid] = State::kAborted;
+    running_.erase(xid);
+  }
   bool IsInProgress(uint32_t xid) const;
   bool IsCommitted(uint32_t xid) const;
   bool AllVisible(uint32_t xid) const;
@@ -58,6 +62,7 @@ class XactTable {
 
  private:
   std::map<uint32_t, State> states_;
+  std::set<uint32_t> running_;  // the in-progress ones, for AllVisible
 };
 
 class ZheapTable {
