@@ -10,6 +10,7 @@
 //      vacuum), and the undo written.
 //
 //   bazel run --config=bench //tools/bench:undo_bench -- [--accounts N] [--updates N] [--reps N]
+//                                                        [--record-iterations N]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -102,7 +103,7 @@ UndoRecord RecordOf(UndoType type) {
   return r;
 }
 
-void RecordSizes(int reps) {
+void RecordSizes(int reps, int iterations) {
   std::printf("undo records (pgbench accounts row, %zu-byte zheap tuple)\n",
               ZheapAccount(1, 0).size());
   std::printf("  %-20s %6s %8s %9s %9s\n", "type", "bytes", "+xact", "pack ns", "unpack ns");
@@ -113,7 +114,7 @@ void RecordSizes(int reps) {
     std::vector<uint8_t> packed;
     if (!undo::PackUndoRecord(r, &packed).ok()) continue;
     std::vector<double> pack_ns, unpack_ns;
-    constexpr int kN = 200000;
+    const int kN = iterations;
     for (int rep = 0; rep < reps; ++rep) {
       size_t sink = 0;
       std::vector<uint8_t> buf;
@@ -255,6 +256,7 @@ int main(int argc, char** argv) {
   uint32_t accounts = 100000;
   uint64_t updates = 400000;
   int reps = 5;
+  int record_iterations = 200000;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--accounts" && i + 1 < argc) {
@@ -263,19 +265,22 @@ int main(int argc, char** argv) {
       updates = std::strtoull(argv[++i], nullptr, 10);
     } else if (a == "--reps" && i + 1 < argc) {
       reps = std::atoi(argv[++i]);
+    } else if (a == "--record-iterations" && i + 1 < argc) {
+      record_iterations = std::atoi(argv[++i]);
     } else {
       std::fprintf(stderr,
                    "undo_bench: unknown argument '%s'\n"
-                   "usage: undo_bench [--accounts N] [--updates N] [--reps N]\n",
+                   "usage: undo_bench [--accounts N] [--updates N] [--reps N] [--record-iterations N]\n",
                    a.c_str());
       return 2;
     }
   }
-  if (accounts == 0 || updates < 4 || reps < 1) {
-    std::fprintf(stderr, "undo_bench: --accounts, --reps positive, --updates at least 4\n");
+  if (accounts == 0 || updates < 4 || reps < 1 || record_iterations < 1) {
+    std::fprintf(stderr,
+                 "undo_bench: --accounts, --reps, --record-iterations positive, --updates >= 4\n");
     return 2;
   }
-  RecordSizes(reps);
+  RecordSizes(reps, record_iterations);
   RollbackCost(reps);
   if (SimpleUpdate(accounts, updates, false) != 0) return 1;
   if (SimpleUpdate(accounts, updates, true) != 0) return 1;

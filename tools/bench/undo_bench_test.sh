@@ -4,7 +4,7 @@
 # patterns; bad usage fails.
 set -euo pipefail
 bin="$1"
-out=$("$bin" --accounts 3000 --updates 8000 --reps 1 2>/dev/null)
+out=$("$bin" --accounts 3000 --updates 8000 --reps 1 --record-iterations 1000 2>/dev/null)
 [ "$(printf '%s\n' "$out" | grep -cE '^  (INSERT|MULTI_INSERT|DELETE|INPLACE_UPDATE|UPDATE|XID_LOCK_ONLY|XID_LOCK_FOR_UPDATE|XID_MULTI_LOCK_ONLY|ITEMID_UNUSED) ')" -eq 9 ] \
   || { echo "record rows:"; printf '%s\n' "$out"; exit 1; }
 # Rows of the two simple-update tables: updates zheap heap ratio undo.
