@@ -7,6 +7,7 @@
 //   redo:    flags:u8, old_len:u16; payload = old tuple (old_len bytes) + block data
 //   deltas:  target_len:u16 (mod 8192), history_len:u16; payload = history + body
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "fuzzers/fuzz_helpers.h"
@@ -17,6 +18,27 @@
 
 using namespace pgstore;
 
+namespace {
+
+// The payload cut in two at `at` (mod its size + 1), each part an exact-size heap copy.
+struct Parts {
+  std::vector<uint8_t> first, second;
+  std::unique_ptr<uint8_t[]> first_copy, second_copy;
+  ByteView First() const { return ByteView(first_copy.get(), first.size()); }
+  ByteView Second() const { return ByteView(second_copy.get(), second.size()); }
+};
+Parts Cut(ByteView payload, uint16_t at) {
+  const size_t cut = at % (payload.size + 1);
+  Parts p;
+  p.first = payload.Sub(0, cut).ToVector();
+  p.second = payload.Sub(cut, payload.size - cut).ToVector();
+  p.first_copy = fuzz::ExactCopy(ByteView(p.first));
+  p.second_copy = fuzz::ExactCopy(ByteView(p.second));
+  return p;
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 20000) return 0;
   fuzz::TailSplitter in(data, size);
@@ -24,17 +46,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (mode == 0) {
     const uint8_t flags = in.TakeU8();
     const uint16_t old_len = in.TakeU16();
-    const ByteView payload = in.Payload();
-    const size_t cut = old_len % (payload.size + 1);
-    const std::vector<uint8_t> old_tuple = payload.Sub(0, cut).ToVector();
-    const std::vector<uint8_t> block_data = payload.Sub(cut, payload.size - cut).ToVector();
-    auto old_copy = fuzz::ExactCopy(ByteView(old_tuple));
-    auto block_copy = fuzz::ExactCopy(ByteView(block_data));
-    StatusOr<std::vector<uint8_t>> ours = waldelta::ReconstructNewTuple(
-        ByteView(old_copy.get(), old_tuple.size()), flags,
-        ByteView(block_copy.get(), block_data.size()), {1, 2, 3, 4});
+    const Parts p = Cut(in.Payload(), old_len);  // old tuple, block data
+    StatusOr<std::vector<uint8_t>> ours =
+        waldelta::ReconstructNewTuple(p.First(), flags, p.Second(), {1, 2, 3, 4});
     const std::optional<std::vector<uint8_t>> model =
-        models::ModelRedo(old_tuple, flags, block_data, {1, 2, 3, 4});
+        models::ModelRedo(p.first, flags, p.second, {1, 2, 3, 4});
     FUZZ_ASSERT(ours.ok() == model.has_value());
     if (ours.ok()) {
       FUZZ_ASSERT(*ours == *model);
@@ -44,18 +60,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const size_t target_len = in.TakeU16() % 8192;
   const uint16_t history_len = in.TakeU16();
-  const ByteView payload = in.Payload();
-  const size_t cut = history_len % (payload.size + 1);
-  const std::vector<uint8_t> history = payload.Sub(0, cut).ToVector();
-  const std::vector<uint8_t> body = payload.Sub(cut, payload.size - cut).ToVector();
-  auto history_copy = fuzz::ExactCopy(ByteView(history));
-  auto body_copy = fuzz::ExactCopy(ByteView(body));
-  const ByteView h(history_copy.get(), history.size()), b(body_copy.get(), body.size());
-  StatusOr<std::vector<uint8_t>> ours = mode == 1 ? waldelta::PglzHistoryDecode(h, b, target_len)
-                                                  : waldelta::ChunkDecode(h, b, target_len);
+  const Parts p = Cut(in.Payload(), history_len);  // history, delta body
+  StatusOr<std::vector<uint8_t>> ours =
+      mode == 1 ? waldelta::PglzHistoryDecode(p.First(), p.Second(), target_len)
+                : waldelta::ChunkDecode(p.First(), p.Second(), target_len);
   const std::optional<std::vector<uint8_t>> model =
-      mode == 1 ? models::ModelPglzHistoryDecode(history, body, target_len)
-                : models::ModelChunkDecode(history, body, target_len);
+      mode == 1 ? models::ModelPglzHistoryDecode(p.first, p.second, target_len)
+                : models::ModelChunkDecode(p.first, p.second, target_len);
   FUZZ_ASSERT(ours.ok() == model.has_value());
   if (ours.ok()) FUZZ_ASSERT(*ours == *model);
   return 0;

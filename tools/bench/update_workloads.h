@@ -47,51 +47,47 @@ inline std::string RandomInt(std::mt19937* rng) {
   return std::to_string(static_cast<int32_t>((*rng)()));
 }
 
+using UpdateRow = std::vector<std::optional<std::string>>;
+
+// The old rows: 100 random int4, or (int4, 10 letters, 1000 letters).
+inline UpdateRow HundredInts(std::mt19937* rng) {
+  UpdateRow r;
+  for (int i = 0; i < 100; ++i) r.push_back(RandomInt(rng));
+  return r;
+}
+inline UpdateRow ShortAndLong(std::mt19937* rng) {
+  return UpdateRow{RandomInt(rng), RandomLetters(rng, 10), RandomLetters(rng, 1000)};
+}
+
 inline const std::vector<UpdateWorkload>& UpdateWorkloads() {
-  using Row = std::vector<std::optional<std::string>>;
+  using Row = UpdateRow;
   static const std::vector<UpdateWorkload> all = {
       {"short-long, no change", "int4,text,text",
-       [](std::mt19937* rng) {
-         return Row{RandomInt(rng), RandomLetters(rng, 10), RandomLetters(rng, 1000)};
-       },
+       ShortAndLong,
        [](const Row& old, std::mt19937*) { return old; }},
       {"short-long, one change", "int4,text,text",
-       [](std::mt19937* rng) {
-         return Row{RandomInt(rng), RandomLetters(rng, 10), RandomLetters(rng, 1000)};
-       },
+       ShortAndLong,
        [](const Row& old, std::mt19937* rng) {
          Row r = old;
          r[1] = RandomLetters(rng, 10);
          return r;
        }},
       {"100 tiny, all changed", std::string(),
-       [](std::mt19937* rng) {
-         Row r;
-         for (int i = 0; i < 100; ++i) r.push_back(RandomInt(rng));
-         return r;
-       },
+       HundredInts,
        [](const Row& old, std::mt19937* rng) {
          Row r = old;
          for (auto& v : r) v = RandomInt(rng);
          return r;
        }},
       {"100 tiny, half changed", std::string(),
-       [](std::mt19937* rng) {
-         Row r;
-         for (int i = 0; i < 100; ++i) r.push_back(RandomInt(rng));
-         return r;
-       },
+       HundredInts,
        [](const Row& old, std::mt19937* rng) {
          Row r = old;
          for (size_t i = 0; i < r.size(); i += 2) r[i] = RandomInt(rng);
          return r;
        }},
       {"100 tiny, half nulled", std::string(),
-       [](std::mt19937* rng) {
-         Row r;
-         for (int i = 0; i < 100; ++i) r.push_back(RandomInt(rng));
-         return r;
-       },
+       HundredInts,
        [](const Row& old, std::mt19937*) {
          Row r = old;
          for (size_t i = 0; i < r.size(); i += 2) r[i] = std::nullopt;
