@@ -122,7 +122,8 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
   p->num_groups = static_cast<uint32_t>(num_groups);
   p->stream_bytes = static_cast<uint32_t>(stream.size());
   uint8_t* out = reinterpret_cast<uint8_t*>(p + 1);
-  std::memcpy(out, pool.data(), pool.size() * 4);
+  // (An empty vector's data() may be null, which memcpy must not be given.)
+  if (!pool.empty()) std::memcpy(out, pool.data(), pool.size() * 4);
   std::memcpy(out + pool.size() * 4, groups.data(), groups.size() * 4);
   std::memcpy(out + (pool.size() + groups.size()) * 4, stream.data(), stream.size());
   return p;
