@@ -2,7 +2,8 @@
 // four) never crash recovery nor the walks over what it recovers: FromPages either reports
 // Corruption or returns a log whose records all fetch, whose backward walk (trailing lengths,
 // crossing page headers) visits exactly its records in reverse, whose transactions walk back to
-// their first records, and whose pages recover to the same log again.
+// their first records, and whose pages recover to the same log again; cut at any byte (a crash
+// mid-write), they recover to a prefix of it, never to Corruption.
 #include <cstdint>
 #include <vector>
 
@@ -45,9 +46,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                                   });
     FUZZ_ASSERT(s.ok() && visited >= 1);
   }
-  StatusOr<undo::UndoLog> again = undo::UndoLog::FromPages(5, log->Pages());
+  const std::vector<undo::UndoPage> written = log->Pages();
+  StatusOr<undo::UndoLog> again = undo::UndoLog::FromPages(5, written);
   FUZZ_ASSERT(again.ok());
   FUZZ_ASSERT(again->num_records() == log->num_records());
   FUZZ_ASSERT(again->insert_ptr() == log->insert_ptr());
+  // A crash mid-write: the log's data cut at a byte chosen by the input (the page's pd_lower
+  // there, later pages never written) recovers to a prefix of the records, never Corruption.
+  const uint64_t end = undo::UndoRecPtrOffset(log->insert_ptr());
+  if (end > undo::kUndoPageHeaderSize && size >= 2) {
+    const uint64_t stream = end / undo::kUndoPageSize * undo::kUndoPageUsable +
+                            end % undo::kUndoPageSize - undo::kUndoPageHeaderSize;
+    const uint64_t cut = (data[0] | data[1] << 8) % stream;
+    std::vector<undo::UndoPage> torn(written.begin(), written.begin() + cut / undo::kUndoPageUsable + 1);
+    const size_t lower = undo::kUndoPageHeaderSize + cut % undo::kUndoPageUsable;
+    StoreLE16(&torn.back()[12], static_cast<uint16_t>(lower));
+    StoreLE16(&torn.back()[14], static_cast<uint16_t>(lower));
+    std::fill(torn.back().begin() + lower, torn.back().end(), 0);
+    StatusOr<undo::UndoLog> prefix = undo::UndoLog::FromPages(5, torn);
+    FUZZ_ASSERT(prefix.ok());
+    FUZZ_ASSERT(prefix->num_records() <= log->num_records());
+  }
   return 0;
 }
