@@ -64,23 +64,23 @@ bool GeneralRecord(ByteView old_data, ByteView new_tuple, ByteView new_data,
   return true;
 }
 
-// Whether the null bitmap changed: a NULL that came or went moved the data after it.
-bool NullBitmapChanged(ByteView old_tuple, ByteView new_tuple) {
-  constexpr uint16_t kHasNull = 0x0001;  // t_infomask: a bitmap is present
-  const bool old_nulls = LoadLE16(old_tuple.data + 20) & kHasNull;
-  const bool new_nulls = LoadLE16(new_tuple.data + 20) & kHasNull;
-  if (old_nulls != new_nulls) return true;
-  return new_nulls && (old_tuple[22] != new_tuple[22] ||
-                       std::memcmp(old_tuple.data + kTupleHeaderSize,
-                                   new_tuple.data + kTupleHeaderSize,
-                                   new_tuple[22] - kTupleHeaderSize) != 0);
+// Whether the null bitmap changed: a NULL that came or went moved the data after it. One 32-bit
+// load per tuple (bytes 19..22: HEAP_HASNULL is bit 8, t_hoff bits 16..23) decides it unless
+// both tuples have a bitmap of the same length.
+inline bool NullBitmapChanged(ByteView old_tuple, ByteView new_tuple) {
+  constexpr uint32_t kHasNullAndHoff = 0x00FF0100;
+  const uint32_t old_word = LoadLE32(old_tuple.data + 19), new_word = LoadLE32(new_tuple.data + 19);
+  if ((old_word ^ new_word) & kHasNullAndHoff) return true;
+  return (new_word & 0x100) && std::memcmp(old_tuple.data + kTupleHeaderSize,
+                                           new_tuple.data + kTupleHeaderSize,
+                                           new_tuple[22] - kTupleHeaderSize) != 0;
 }
 
 // Auto's probe: whether one of the two 4-byte words in the middle of the new data (at a multiple
 // of 8 from the data start, where fixed-width columns lie) is in the old data at the same place.
 // One 8-byte load from each and a compare beyond what the prefix-suffix record costs: it must
 // cost next to nothing when nothing matches. Returns the shared word's position, or SIZE_MAX.
-size_t ProbeMiddle(ByteView old_data, ByteView new_data) {
+inline size_t ProbeMiddle(ByteView old_data, ByteView new_data) {
   const size_t at = (new_data.size / 2) & ~size_t{7};
   if (at + 8 > old_data.size || at + 8 > new_data.size) return SIZE_MAX;
   const uint64_t x = LoadLE64(old_data.data + at) ^ LoadLE64(new_data.data + at);
