@@ -155,7 +155,7 @@ PrefixSuffix FindPrefixSuffix(ByteView old_data, ByteView new_data) {
 }
 
 Status EncodeUpdateInto(ByteView old_tuple, ByteView new_tuple, DeltaMethod method,
-                        bool eligible, UpdateRecord* out) {
+                        bool eligible, UpdateRecord* out, AutoBudget* budget) {
   StatusOr<ByteView> old_data = UserData(old_tuple);
   if (!old_data.ok()) return Status::InvalidArgument("old tuple: " + old_data.status().message());
   StatusOr<ByteView> new_data = UserData(new_tuple);
@@ -167,15 +167,19 @@ Status EncodeUpdateInto(ByteView old_tuple, ByteView new_tuple, DeltaMethod meth
     PrefixSuffixRecord(new_tuple, *new_data, PrefixSuffix{}, out);
     return Status::Ok();
   }
-  const size_t shared_at =
-      method == DeltaMethod::kAuto ? ProbeMiddle(*old_data, *new_data) : SIZE_MAX;
+  bool probe = method == DeltaMethod::kAuto;
+  if (probe && budget != nullptr && budget->misses >= kAutoPatience) {
+    const uint32_t skip_log2 = std::min(budget->misses - kAutoPatience + 1, kAutoMaxSkipLog2);
+    probe = (budget->updates++ & ((1u << skip_log2) - 1)) == 0;
+  }
+  const size_t shared_at = probe ? ProbeMiddle(*old_data, *new_data) : SIZE_MAX;
   const PrefixSuffix ps = FindPrefixSuffix(*old_data, *new_data);
   bool try_pglz = method == DeltaMethod::kPglzHistory;
   bool try_chunk = method == DeltaMethod::kChunk;
   // A shared word inside the prefix or the suffix says nothing about the middle.
   const bool probe_in_middle =
       shared_at != SIZE_MAX && shared_at >= ps.prefix && shared_at + 4 <= new_data->size - ps.suffix;
-  if (method == DeltaMethod::kAuto && new_data->size - ps.prefix - ps.suffix >= kMinDeltaMiddle &&
+  if (probe && new_data->size - ps.prefix - ps.suffix >= kMinDeltaMiddle &&
       (probe_in_middle || NullBitmapChanged(old_tuple, new_tuple))) {
     try_pglz = true;
     // pglz's offsets reach 4095 bytes back; beyond that only the chunk delta sees the history.
@@ -193,6 +197,7 @@ Status EncodeUpdateInto(ByteView old_tuple, ByteView new_tuple, DeltaMethod meth
     }
   }
   if (!found) PrefixSuffixRecord(new_tuple, *new_data, ps, out);
+  if (budget != nullptr && (probe || found)) budget->misses = found ? 0 : budget->misses + 1;
   return Status::Ok();
 }
 

@@ -8,16 +8,15 @@
 //   auto           prefix-suffix; then, if the middle is at least kMinDeltaMiddle bytes and there
 //                  is cheap evidence of shared bytes (the null bitmap changed, or one of the two
 //                  4-byte words in the middle of the new data is in the old data at the same
-//                  place),
-//                  pglz-history, and chunk too when the old data is longer than pglz's 4095-byte
-//                  reach; the smallest record wins. That evidence is auto's CPU budget: when
-//                  nothing matches it costs prefix-suffix plus two loads and two compares. Matches
-//                  that moved without a NULL coming or going escape it (the general methods
-//                  themselves find them).
+//                  place), pglz-history, and chunk too when the old data is longer than pglz's
+//                  4095-byte reach; the smallest record wins. That evidence is auto's CPU budget:
+//                  when nothing matches it costs prefix-suffix plus a few loads and compares, and
+//                  with an AutoBudget (below) a stream of updates that never match soon probes
+//                  only one update in 32. Matches that moved without a NULL coming or going
+//                  escape it (the general methods themselves find them).
 // A general delta is tried only on a middle of at least kMinDeltaMiddle bytes, and used only when
-// smaller than the middle it replaces, so every method's record
-// is at most the prefix-suffix record, which is at most the none record; none is
-// 5 + (new t_len - 23) bytes.
+// smaller than the middle it replaces, so every method's record is at most the prefix-suffix
+// record, which is at most the none record; none is 5 + (new t_len - 23) bytes.
 //
 // Like PostgreSQL, only `eligible` updates (same page, no full-page image of it, no logical
 // decoding of the relation) may refer to the old tuple; others are logged with none.
@@ -60,10 +59,21 @@ PrefixSuffix FindPrefixSuffix(ByteView old_data, ByteView new_data);
 // the new tuple is longer than MaxHeapTupleSize.
 StatusOr<UpdateRecord> EncodeUpdate(ByteView old_tuple, ByteView new_tuple, DeltaMethod method,
                                     bool eligible = true);
+// Auto's adaptive probe budget, kept by a caller that logs a stream of updates (a backend, a
+// relation): after kAutoPatience updates in a row whose evidence (bitmap check and word probe)
+// led to no smaller general record, auto looks for evidence only every 2nd, 4th, ... up to every
+// 32nd update, and on every update again as soon as one pays off.
+struct AutoBudget {
+  uint32_t misses = 0;   // probes in a row without a smaller general record
+  uint32_t updates = 0;  // updates seen while backing off, to pick the ones that probe
+};
+inline constexpr uint32_t kAutoPatience = 4;
+inline constexpr uint32_t kAutoMaxSkipLog2 = 5;
+
 // As EncodeUpdate, into *out (reusing its buffer: a caller logging many updates allocates once).
-// *out is unspecified after an error.
+// With a budget, auto probes as AutoBudget says. *out is unspecified after an error.
 Status EncodeUpdateInto(ByteView old_tuple, ByteView new_tuple, DeltaMethod method, bool eligible,
-                        UpdateRecord* out);
+                        UpdateRecord* out, AutoBudget* budget = nullptr);
 
 }  // namespace pgstore::waldelta
 

@@ -150,6 +150,33 @@ TEST(UpdateRecordTest, AutoTriesADeltaOnlyOnEvidence) {
   EXPECT_FALSE(flags(Tuple(1, a, b), Tuple(2, "!" + a, b + "!")) & kFlagPgstoreDelta);
 }
 
+// With a budget, a stream of updates that never match backs off to probing one in 32, and the
+// first probe that pays off brings probing back for every update.
+TEST(UpdateRecordTest, AutoBudgetBacksOffAndRecovers) {
+  std::mt19937 rng(17);
+  AutoBudget budget;
+  UpdateRecord r;
+  for (int i = 0; i < 100; ++i) {  // nothing matches
+    const std::vector<uint8_t> o = Tuple(i, RandomText(&rng, 200), RandomText(&rng, 200));
+    const std::vector<uint8_t> n = Tuple(i + 1, RandomText(&rng, 200), RandomText(&rng, 200));
+    ASSERT_TRUE(EncodeUpdateInto(o, n, DeltaMethod::kAuto, true, &r, &budget).ok());
+  }
+  EXPECT_GE(budget.misses, kAutoPatience);
+  int first_delta = -1, deltas_after = 0;
+  for (int i = 0; i < 64; ++i) {  // a NULL appears: a delta pays off whenever auto looks
+    const std::string a = RandomText(&rng, 300), b = RandomText(&rng, 300);
+    ASSERT_TRUE(EncodeUpdateInto(Tuple(1, "x" + a, b), Tuple(2, "NULL", b + "!"),
+                                 DeltaMethod::kAuto, true, &r, &budget).ok());
+    if (r.flags & kFlagPgstoreDelta) {
+      if (first_delta < 0) first_delta = i;
+      ++deltas_after;
+    }
+  }
+  ASSERT_GE(first_delta, 0);
+  EXPECT_LT(first_delta, 32);
+  EXPECT_EQ(deltas_after, 64 - first_delta);  // every update from the first hit on
+}
+
 TEST(UpdateRecordTest, IneligibleUpdatesLogTheWholeTuple) {
   const std::vector<uint8_t> t = Tuple(1, "same", "same same same");
   StatusOr<UpdateRecord> r = EncodeUpdate(t, t, DeltaMethod::kAuto, /*eligible=*/false);

@@ -4,7 +4,8 @@
 //
 //   bazel run --config=bench //tools/bench:waldelta_bench -- [--updates N] [--reps N] [--case S]
 //
-// Each case encodes --updates updates (default 100,000: 2,000 different rows, cycled); times are
+// auto runs with an AutoBudget per stream of updates, as a backend would keep one. Each case
+// encodes --updates updates (default 100,000: 200 different rows, cycled); times are
 // the median of --reps runs (default 5), the methods interleaved within each run. Every decoded
 // tuple is checked against the new tuple once. Ends with the goals of issue 4 and whether each
 // is met (exit 1 if not).
@@ -55,10 +56,11 @@ void RunOnce(const std::vector<bench::UpdatePair>& pairs,
   size_t sink = 0;
   const waldelta::RedoHeader header{1000, 0, 0, 1};
   waldelta::UpdateRecord record;
+  waldelta::AutoBudget budget;  // one stream of updates, as one backend logs them
   auto t0 = Clock::now();
   for (size_t i = 0; i < updates; ++i) {
     const bench::UpdatePair& p = pairs[i % pairs.size()];
-    (void)waldelta::EncodeUpdateInto(p.old_tuple, p.new_tuple, m, true, &record);
+    (void)waldelta::EncodeUpdateInto(p.old_tuple, p.new_tuple, m, true, &record, &budget);
     sink += record.block_data.size();
   }
   auto t1 = Clock::now();
@@ -79,11 +81,12 @@ void RunOnce(const std::vector<bench::UpdatePair>& pairs,
 double EncodePasses(const std::vector<bench::UpdatePair>& pairs, DeltaMethod m, int passes) {
   size_t sink = 0;
   waldelta::UpdateRecord record;
+  waldelta::AutoBudget budget;
   auto t0 = Clock::now();
   for (int i = 0; i < passes; ++i) {
     for (const bench::UpdatePair& p : pairs) {
       for (size_t k = 0; k < p.old_tuple.size(); k += 64) sink += p.old_tuple[k];
-      (void)waldelta::EncodeUpdateInto(p.old_tuple, p.new_tuple, m, true, &record);
+      (void)waldelta::EncodeUpdateInto(p.old_tuple, p.new_tuple, m, true, &record, &budget);
       sink += record.block_data.size();
     }
   }
@@ -162,8 +165,14 @@ int main(int argc, char** argv) {
     std::map<DeltaMethod, Result>& results = all[w.name];
     for (DeltaMethod m : kMethods) {
       double bytes = 0;
+      waldelta::AutoBudget budget;
       for (const bench::UpdatePair& p : pairs) {
-        waldelta::UpdateRecord r = *waldelta::EncodeUpdate(p.old_tuple, p.new_tuple, m);
+        waldelta::UpdateRecord r;
+        if (!waldelta::EncodeUpdateInto(p.old_tuple, p.new_tuple, m, true, &r, &budget).ok()) {
+          std::fprintf(stderr, "waldelta_bench: %s: %s failed to encode\n", w.name.c_str(),
+                       waldelta::DeltaMethodName(m));
+          return 1;
+        }
         StatusOr<std::vector<uint8_t>> back =
             waldelta::ReconstructNewTuple(p.old_tuple, r.flags, r.block_data, {});
         if (!back.ok() || back->size() != p.new_tuple.size() ||
