@@ -22,6 +22,7 @@
 #include "storage/tuple/tuple_header.h"
 #include "storage/tuple/varlena.h"
 #include "tools/pageinspect/pageinspect.h"
+#include "tools/pg_capture/tsv.h"
 
 namespace pgstore {
 namespace {
@@ -35,19 +36,12 @@ std::string ReadFile(const std::string& path) {
   return ss.str();
 }
 
-std::vector<std::string> Split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  std::istringstream in(s);
-  while (std::getline(in, cur, sep)) out.push_back(cur);
-  return out;
-}
+using capture::Split;
 
+// Captured hex fields are well-formed (the test fails on the values otherwise).
 std::vector<uint8_t> FromHex(const std::string& hex) {
   std::vector<uint8_t> out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-  }
+  capture::FromHex(hex, &out);
   return out;
 }
 

@@ -19,32 +19,15 @@
 #include "storage/common/bytes.h"
 #include "storage/waldelta/update_delta.h"
 #include "storage/waldelta/update_record.h"
+#include "tools/pg_capture/tsv.h"
 
 namespace pgstore {
 namespace {
 
 constexpr uint16_t kHintBits = 0x0100 | 0x0200 | 0x0400 | 0x0800;
 
-std::vector<std::string> Split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  std::istringstream in(s);
-  while (std::getline(in, cur, sep)) out.push_back(cur);
-  return out;
-}
-
-bool FromHex(const std::string& hex, std::vector<uint8_t>* out) {
-  out->clear();
-  if (hex.size() % 2 != 0) return false;
-  for (size_t i = 0; i < hex.size(); i += 2) {
-    char* end = nullptr;
-    const std::string byte = hex.substr(i, 2);
-    const long v = std::strtol(byte.c_str(), &end, 16);
-    if (*end != 0) return false;
-    out->push_back(static_cast<uint8_t>(v));
-  }
-  return true;
-}
+using capture::FromHex;
+using capture::Split;
 
 std::string Hex(const std::vector<uint8_t>& v) {
   std::string s;
