@@ -5,18 +5,6 @@
 namespace pgstore::undo {
 namespace {
 
-void Put16(std::vector<uint8_t>* out, uint16_t v) {
-  uint8_t b[2];
-  StoreLE16(b, v);
-  out->insert(out->end(), b, b + 2);
-}
-void Put32(std::vector<uint8_t>* out, uint32_t v) { PutLE32(out, v); }
-void Put64(std::vector<uint8_t>* out, uint64_t v) {
-  uint8_t b[8];
-  StoreLE64(b, v);
-  out->insert(out->end(), b, b + 8);
-}
-
 // The payload's size without the optional slot and subxact ids, or -1 if the rest is malformed.
 long TypePayloadSize(const UndoRecord& r) {
   const long extra = ((r.payload_flags & kInfoPayloadContainsSlot) ? 4 : 0) +
@@ -120,33 +108,33 @@ Status PackUndoRecord(const UndoRecord& r, std::vector<uint8_t>* out) {
   out->push_back(static_cast<uint8_t>(r.type));
   out->push_back(info);
   out->push_back(0);
-  Put16(out, 0);  // prevlen: never filled by zheap
-  Put16(out, 0);
-  Put32(out, r.reloid);
-  Put32(out, r.prevxid);
-  Put32(out, r.xid);
-  Put32(out, r.cid);
+  PutLE16(out, 0);  // prevlen: never filled by zheap
+  PutLE16(out, 0);
+  PutLE32(out, r.reloid);
+  PutLE32(out, r.prevxid);
+  PutLE32(out, r.xid);
+  PutLE32(out, r.cid);
   if (info & kInfoRelationDetails) out->push_back(r.fork);
   if (info & kInfoBlock) {
-    Put64(out, r.blkprev);
-    Put32(out, r.block);
-    Put16(out, r.offset);
+    PutLE64(out, r.blkprev);
+    PutLE32(out, r.block);
+    PutLE16(out, r.offset);
   }
   if (info & kInfoTransaction) {
-    Put32(out, r.transaction.progress);
-    Put32(out, r.transaction.xidepoch);
-    Put32(out, r.transaction.dbid);
-    Put32(out, 0);
-    Put64(out, r.transaction.prevurp);
-    Put64(out, r.transaction.next);
+    PutLE32(out, r.transaction.progress);
+    PutLE32(out, r.transaction.xidepoch);
+    PutLE32(out, r.transaction.dbid);
+    PutLE32(out, 0);
+    PutLE64(out, r.transaction.prevurp);
+    PutLE64(out, r.transaction.next);
   }
   if (info & kInfoPayload) {
-    Put16(out, static_cast<uint16_t>(r.payload.size()));
-    Put16(out, static_cast<uint16_t>(r.tuple.size()));
+    PutLE16(out, static_cast<uint16_t>(r.payload.size()));
+    PutLE16(out, static_cast<uint16_t>(r.tuple.size()));
     out->insert(out->end(), r.payload.begin(), r.payload.end());
     out->insert(out->end(), r.tuple.begin(), r.tuple.end());
   }
-  Put16(out, static_cast<uint16_t>(out->size() - start + kTrailerSize));
+  PutLE16(out, static_cast<uint16_t>(out->size() - start + kTrailerSize));
   return Status::Ok();
 }
 

@@ -85,16 +85,13 @@ void PutLiterals(const uint8_t* p, size_t n, std::vector<uint8_t>* out) {
 }
 
 void PutCopy(size_t off, size_t len, std::vector<uint8_t>* out) {
-  uint8_t b[2];
   if (len - kCopyMin < kLongCopy) {
     out->push_back(static_cast<uint8_t>(kCopyBit | (len - kCopyMin)));
   } else {
     out->push_back(kCopyBit | kLongCopy);
-    StoreLE16(b, static_cast<uint16_t>(len));
-    out->insert(out->end(), b, b + 2);
+    PutLE16(out, static_cast<uint16_t>(len));
   }
-  StoreLE16(b, static_cast<uint16_t>(off));
-  out->insert(out->end(), b, b + 2);
+  PutLE16(out, static_cast<uint16_t>(off));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "storage/tuple/tuple_header.h"
 #include "storage/waldelta/chunk_delta.h"
 #include "storage/waldelta/pglz_history.h"
 
@@ -113,17 +114,18 @@ StatusOr<std::vector<uint8_t>> ReconstructNewTuple(ByteView old_tuple, uint8_t f
     return Status::Corruption("new tuple of " + std::to_string(new_len) +
                               " bytes exceeds MaxHeapTupleSize");
   }
-  std::vector<uint8_t> tuple(new_len, 0);
-  StoreLE32(&tuple[0], header.xid);
-  StoreLE32(&tuple[4], header.new_xmax);
-  StoreLE32(&tuple[8], kFirstCommandId);
-  StoreLE16(&tuple[12], static_cast<uint16_t>(header.block >> 16));
-  StoreLE16(&tuple[14], static_cast<uint16_t>(header.block));
-  StoreLE16(&tuple[16], header.offnum);
-  StoreLE16(&tuple[18], infomask2);
-  StoreLE16(&tuple[20], infomask);
-  tuple[22] = hoff;
-  uint8_t* out = tuple.data() + kTupleHeaderSize;
+  std::vector<uint8_t> rebuilt(new_len, 0);
+  tuple::TupleHeader h;
+  h.xmin = header.xid;
+  h.xmax = header.new_xmax;
+  h.cid = kFirstCommandId;
+  h.ctid_block = header.block;
+  h.ctid_offset = header.offnum;
+  h.infomask2 = infomask2;
+  h.infomask = infomask;
+  h.hoff = hoff;
+  tuple::EncodeTupleHeader(h, rebuilt.data());
+  uint8_t* out = rebuilt.data() + kTupleHeaderSize;
   auto append = [&out](ByteView v) {
     if (v.size > 0) std::memcpy(out, v.data, v.size);
     out += v.size;
@@ -132,7 +134,7 @@ StatusOr<std::vector<uint8_t>> ReconstructNewTuple(ByteView old_tuple, uint8_t f
   append(old_data->Sub(0, prefixlen));
   append(middle);
   append(old_data->Sub(old_data->size - suffixlen, suffixlen));
-  return tuple;
+  return rebuilt;
 }
 
 }  // namespace pgstore::waldelta

@@ -32,6 +32,7 @@
 
 #include "storage/common/bytes.h"
 #include "storage/common/status.h"
+#include "storage/tuple/heap_tuple_format.h"
 
 namespace pgstore::waldelta {
 
@@ -47,8 +48,8 @@ inline constexpr uint8_t kFlagPgstoreDelta = 0x80;  // pgstore's; PostgreSQL 15 
 
 inline constexpr size_t kSizeOfHeapUpdate = 14;
 inline constexpr size_t kSizeOfHeapHeader = 5;
-inline constexpr size_t kTupleHeaderSize = 23;    // SizeofHeapTupleHeader
-inline constexpr size_t kMaxHeapTupleSize = 8160;  // BLCKSZ - MAXALIGN(24 + 4)
+inline constexpr size_t kTupleHeaderSize = tuple::kHeaderSize;           // SizeofHeapTupleHeader
+inline constexpr size_t kMaxHeapTupleSize = tuple::kMaxHeapTupleSize;  // 8160
 inline constexpr size_t kDeltaHeaderSize = 3;     // method, middle_len
 inline constexpr uint32_t kFirstCommandId = 0;
 
