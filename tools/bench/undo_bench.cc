@@ -16,11 +16,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "storage/page/relation_filler.h"
+#include "storage/tuple/form.h"
+#include "storage/tuple/tuple_desc.h"
 #include "storage/undo/undo_log.h"
 #include "storage/undo/undo_record.h"
 #include "storage/undo/zheap_page.h"
@@ -57,14 +60,15 @@ std::vector<uint8_t> ZheapAccount(uint32_t aid, int32_t abalance) {
   t.insert(t.end(), d.begin(), d.end());
   return t;
 }
+// The same row as heap_form_tuple stores it (storage/tuple).
 std::vector<uint8_t> HeapAccount(uint32_t aid, int32_t abalance) {
-  std::vector<uint8_t> t(24, 0);  // 23-byte header + 1 byte of padding to t_hoff 24
-  t[18] = 4;
-  t[20] = 0x02;
-  t[22] = 24;
-  const std::vector<uint8_t> d = AccountData(aid, abalance);
-  t.insert(t.end(), d.begin(), d.end());
-  return t;
+  static const tuple::TupleDesc desc = *tuple::TupleDesc::FromSchema("int4,int4,int4,bpchar");
+  const std::vector<std::optional<std::vector<uint8_t>>> values = {
+      *tuple::TupleDesc::ParseValue(desc.attr(0), std::to_string(aid)),
+      *tuple::TupleDesc::ParseValue(desc.attr(1), std::to_string(1 + aid / 100000)),
+      *tuple::TupleDesc::ParseValue(desc.attr(2), std::to_string(abalance)),
+      *tuple::TupleDesc::ParseValue(desc.attr(3), std::string(84, ' '))};
+  return *tuple::FormHeapTuple(desc, tuple::DatumsOf(values));
 }
 
 UndoRecord RecordOf(UndoType type) {
