@@ -49,6 +49,7 @@ def cc_fuzz_test(name, srcs, deps = [], dict = None, size = "small", tags = [], 
             "//conditions:default": [],
         }),
         tags = tags,
+        visibility = ["//tools:__subpackages__"],  # the fuzzing tools' tests run the engines
     )
 
     dict_args = []

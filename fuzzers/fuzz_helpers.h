@@ -65,6 +65,37 @@ class TailSplitter {
   size_t size_;
 };
 
+// Reads operation fields from the front of an input, for targets that decode a sequence of
+// operations; fields read as zero once the input runs out.
+class FrontReader {
+ public:
+  FrontReader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  explicit FrontReader(ByteView v) : FrontReader(v.data, v.size) {}
+  bool empty() const { return pos_ >= size_; }
+  uint8_t U8() { return pos_ < size_ ? data_[pos_++] : 0; }
+  // Little-endian. (Separate statements: the order of operands of | is unspecified.)
+  uint16_t U16() {
+    const uint16_t lo = U8();
+    const uint16_t hi = U8();
+    return static_cast<uint16_t>(lo | hi << 8);
+  }
+  uint32_t U32() {
+    const uint32_t lo = U16();
+    const uint32_t hi = U16();
+    return lo | hi << 16;
+  }
+  std::vector<uint8_t> Bytes(size_t n) {
+    std::vector<uint8_t> out(n);
+    for (auto& b : out) b = U8();
+    return out;
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
 // A heap copy of exactly view.size bytes (no slack), so ASan flags any over-read.
 inline std::unique_ptr<uint8_t[]> ExactCopy(ByteView view) {
   std::unique_ptr<uint8_t[]> copy(new uint8_t[view.size > 0 ? view.size : 1]);

@@ -19,28 +19,7 @@ using namespace pgstore;
 // 4 KiB holds a few hundred operations; longer sequences add time, not new states.
 constexpr size_t kMaxInput = 4096;
 
-// Reads operation fields from the front of the input; zeros once it runs out.
-class Reader {
- public:
-  Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  bool empty() const { return pos_ >= size_; }
-  uint8_t U8() { return pos_ < size_ ? data_[pos_++] : 0; }
-  uint16_t U16() {
-    const uint16_t lo = U8();
-    const uint16_t hi = U8();
-    return static_cast<uint16_t>(lo | hi << 8);
-  }
-  uint32_t U32() {
-    const uint32_t lo = U16();
-    const uint32_t hi = U16();
-    return lo | hi << 16;
-  }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t pos_ = 0;
-};
+using Reader = fuzz::FrontReader;
 
 // A block: one of the last blocks used, a neighbour, an extreme, or any 32-bit value.
 uint32_t TakeBlock(Reader* in, const std::vector<uint32_t>& recent) {

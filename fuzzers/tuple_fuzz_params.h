@@ -1,5 +1,5 @@
 // Tuple descriptors for the tuple fuzz targets, decoded from the input's tail (TailSplitter: the
-// last byte is taken first). Seed files are written by tools/corpus/make_tuple_seeds.py, which
+// last byte is taken first). Seed files are written by tools/seeds/make_tuple_seeds.py, which
 // mirrors this encoding.
 //
 //   tail := natts:u8 code[natts]:u8      (natts taken first, then attribute 1, 2, ...)

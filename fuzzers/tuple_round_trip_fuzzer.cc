@@ -15,49 +15,34 @@
 namespace {
 
 using pgstore::ByteView;
+using pgstore::fuzz::FrontReader;
 using Row = std::vector<std::optional<std::vector<uint8_t>>>;
 
 // A row is at most 255 attributes of at most ~270 bytes each; 64 KiB covers it.
 constexpr size_t kMaxInput = 64 << 10;
 
-// Reads bytes from the front of the payload; zeros once it runs out.
-class FrontReader {
- public:
-  explicit FrontReader(ByteView v) : v_(v) {}
-  uint8_t Next() { return pos_ < v_.size ? v_[pos_++] : 0; }
-  std::vector<uint8_t> Bytes(size_t n) {
-    std::vector<uint8_t> out(n);
-    for (auto& b : out) b = Next();
-    return out;
-  }
-
- private:
-  ByteView v_;
-  size_t pos_ = 0;
-};
-
 // A value valid for `a`, in one of the varlena forms for varlenas. Selector bits: 0 null, 1-2 form.
 std::optional<std::vector<uint8_t>> TakeValue(const pgstore::tuple::Attribute& a, FrontReader* in) {
   using namespace pgstore;
-  const uint8_t sel = in->Next();
+  const uint8_t sel = in->U8();
   if (sel & 1) return std::nullopt;
   if (a.attlen > 0) return in->Bytes(a.attlen);
   if (a.is_cstring()) {
-    std::vector<uint8_t> s = in->Bytes(in->Next() % 64);
+    std::vector<uint8_t> s = in->Bytes(in->U8() % 64);
     for (auto& b : s) b = b == 0 ? 1 : b;
     return s;
   }
   std::vector<uint8_t> v;
   switch ((sel >> 1) & 3) {
     case 0:
-      return tuple::MakeVarlena(ByteView(in->Bytes(in->Next())));
+      return tuple::MakeVarlena(ByteView(in->Bytes(in->U8())));
     case 1: {
-      const size_t n = in->Next() % 127;
+      const size_t n = in->U8() % 127;
       v.push_back(static_cast<uint8_t>(((n + 1) << 1) | 1));
       break;
     }
     case 2: {
-      const size_t n = in->Next();
+      const size_t n = in->U8();
       PutLE32(&v, static_cast<uint32_t>(((n + 8) << 2) | 2));
       PutLE32(&v, (n * 3 + 1) | (static_cast<uint32_t>(sel >> 7) << 30));
       std::vector<uint8_t> p = in->Bytes(n);

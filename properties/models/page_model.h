@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,38 @@ struct ModelPage {
   // PageGetHeapFreeSpace with no unused line pointers.
   size_t HeapFreeSpace() const;
   bool Fits(size_t len) const;
+};
+
+// One heap page under PageAddItem and line pointer state changes (ItemIdMarkDead, ItemIdSetUnused,
+// ItemIdSetRedirect) without compaction: storage, once taken, stays taken. PageAddItem reuses the
+// first unused line pointer, else appends one (at most MaxHeapTuplesPerPage); PageGetHeapFreeSpace
+// is pd_upper - pd_lower - 4, 0 when the page has 291 line pointers and none unused.
+class ModelLinePointerPage {
+ public:
+  enum class State { kUnused, kNormal, kRedirect, kDead };
+
+  // The offset number (1-based) the item of `len` bytes gets, 0 when it does not fit.
+  size_t Add(size_t len);
+  void MarkDead(size_t off) { lps_[off - 1].state = State::kDead; }
+  void MarkUnused(size_t off) { lps_[off - 1] = Lp{}; }
+  void SetRedirect(size_t off, size_t target) { lps_[off - 1] = Lp{State::kRedirect, target}; }
+
+  size_t line_pointers() const { return lps_.size(); }
+  State state(size_t off) const { return lps_[off - 1].state; }
+  size_t lower() const { return 24 + 4 * lps_.size(); }
+  size_t upper() const { return 8192 - storage_; }
+  size_t HeapFreeSpace() const;
+  // What the page verifier must report about line pointers, as (offset, check) in offset order:
+  // only redirects can be wrong on a page built by these operations.
+  std::vector<std::pair<size_t, std::string>> ExpectedProblems() const;
+
+ private:
+  struct Lp {
+    State state = State::kUnused;
+    size_t target = 0;  // kRedirect
+  };
+  std::vector<Lp> lps_;
+  size_t storage_ = 0;  // bytes below pd_special taken by items, each MAXALIGNed
 };
 
 // Pages used by a relation under INSERT and non-HOT UPDATE.

@@ -5,7 +5,7 @@
 //   undo_log_decode_fuzzer     the pages of logs of 1..3 transactions whose records span pages
 //   undo_ops_fuzzer            operation scripts (its byte encoding) with aborts and crashes
 //
-//   bazel run //tools/corpus:make_undo_seeds -- CORPORA_DIR
+//   bazel run //tools/seeds:make_undo_seeds -- CORPORA_DIR
 #include <cstdio>
 #include <fstream>
 #include <functional>

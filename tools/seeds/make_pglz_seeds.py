@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the initial seed corpora of the pglz fuzz targets from real data on this machine.
 
-Usage: tools/corpus/make_pglz_seeds.py PGLZ_CLI OUT_DIR
+Usage: tools/seeds/make_pglz_seeds.py PGLZ_CLI OUT_DIR
   PGLZ_CLI  the built pglz tool (bazel build //tools:pglz; bazel-bin/tools/pglz)
   OUT_DIR   where corpora/<target>/ directories are written (normally corpora/)
 

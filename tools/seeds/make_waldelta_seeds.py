@@ -10,7 +10,7 @@ low byte before its high byte):
                                 the new data as given)
   waldelta_differential_fuzzer  flip_at:u16 flip, then a round-trip input
 
-Usage: tools/corpus/make_waldelta_seeds.py [CORPORA_DIR]   (default: corpora/ of this workspace)
+Usage: tools/seeds/make_waldelta_seeds.py [CORPORA_DIR]   (default: corpora/ of this workspace)
 """
 import hashlib
 import os

@@ -9,7 +9,7 @@ in corpora/pg_capture/ (tools/pg_capture), framed the way each target reads its 
 The descriptor tail encoding is fuzzers/tuple_fuzz_params.h's (the last byte is natts, the byte
 before it attribute 1's code, and so on).
 
-Usage: tools/corpus/make_tuple_seeds.py [CORPORA_DIR]   (default: corpora/ of this workspace)
+Usage: tools/seeds/make_tuple_seeds.py [CORPORA_DIR]   (default: corpora/ of this workspace)
 """
 import hashlib
 import os

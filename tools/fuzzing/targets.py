@@ -1,0 +1,95 @@
+"""Fuzz targets: found by their "fuzz-test" tag (every cc_fuzz_test has it, so a new target needs
+no edit here), built with Bazel, or taken prebuilt from a directory.
+
+A target tagged "planted-crash" (the tools' own test target) is left out unless named."""
+import os
+import subprocess
+
+from .common import ROOT, ToolError, log
+
+QUERY = 'attr(tags, "fuzz-test", //...)'
+PLANTED = 'attr(tags, "planted-crash", //...)'
+
+
+def _bazel(args, what):
+    r = subprocess.run(["bazel", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    if r.returncode != 0:
+        tail = "\n".join(r.stderr.strip().splitlines()[-15:])
+        raise ToolError(f"{what} failed (bazel {' '.join(args)}):\n{tail}")
+    return r.stdout
+
+
+def discover():
+    """{name: label} of every fuzz target, the planted-crash target included."""
+    out = _bazel(["query", "--noshow_progress", QUERY], "finding fuzz targets")
+    return {l.split(":")[-1]: l for l in out.split() if ":" in l}
+
+
+def planted():
+    out = _bazel(["query", "--noshow_progress", PLANTED], "finding planted-crash targets")
+    return {l.split(":")[-1] for l in out.split() if ":" in l}
+
+
+def select(requested, bin_dir=None):
+    """{name: label} of the requested targets (all normal ones when none is requested).
+    ToolError naming any unknown target."""
+    if bin_dir:
+        if not os.path.isdir(bin_dir):
+            raise ToolError(f"binary directory {bin_dir} does not exist")
+        known = {f[:-4]: f"//fuzzers:{f[:-4]}" for f in os.listdir(bin_dir) if f.endswith("_bin")}
+        normal = set(known)
+    else:
+        known = discover()
+        normal = set(known) - planted()
+    names = requested or sorted(normal)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ToolError(f"unknown fuzz target {', '.join(unknown)} "
+                        f"(known: {', '.join(sorted(normal))})")
+    if not names:
+        raise ToolError("no fuzz targets found")
+    return {n: known[n] for n in names}
+
+
+def build(targets, config, bin_dir=None):
+    """{name: path of <name>_bin} built with --config=config (or found in bin_dir)."""
+    if bin_dir:
+        paths = {n: os.path.join(os.path.abspath(bin_dir), n + "_bin") for n in targets}
+        missing = [p for p in paths.values() if not os.access(p, os.X_OK)]
+        if missing:
+            raise ToolError(f"no executable {missing[0]}")
+        return paths
+    log(f"building {len(targets)} fuzz target(s) with --config={config} ...")
+    labels = [l + "_bin" for l in targets.values()]
+    try:
+        _bazel(["build", "--noshow_progress", f"--config={config}", *labels], "the build")
+    except ToolError:
+        # Name the target that does not build, one build per target.
+        for name, label in targets.items():
+            _bazel(["build", "--noshow_progress", f"--config={config}", label + "_bin"],
+                   f"building {name}")
+        raise
+    bazel_bin = _bazel(["info", f"--config={config}", "bazel-bin"], "bazel info").strip()
+    return {n: os.path.join(bazel_bin, l.lstrip("/").replace(":", "/") + "_bin")
+            for n, l in targets.items()}
+
+
+_corpora = os.path.join(ROOT, "corpora")
+
+
+def use_corpora(directory):
+    """Reads and writes seed corpora under `directory` instead of the workspace's corpora/."""
+    global _corpora
+    if not os.path.isdir(directory):
+        raise ToolError(f"corpora directory {directory} does not exist")
+    _corpora = os.path.abspath(directory)
+
+
+def seeds_dir(name):
+    return os.path.join(_corpora, name)
+
+
+def dict_file(name):
+    d = os.path.join(_corpora, name + ".dict")
+    return d if os.path.exists(d) else None
