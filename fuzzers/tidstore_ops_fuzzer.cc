@@ -1,6 +1,7 @@
 // Property: any sequence of TID store operations decoded from the input (set a block's offsets,
-// valid or not; remove a block; set or remove a strided run of blocks; membership tests; union
-// with a second store) leaves the radix
+// valid or not; remove a block; set or remove a strided run of blocks; membership tests of one
+// offset and of the 16 offsets beyond either end of the block's set; union with a second store)
+// leaves the radix
 // store and the sorted-array baseline equal to the model, std::map<block, std::set<offset>>,
 // checked after every step; destroying the stores leaks nothing (LeakSanitizer).
 #include <cstdint>
@@ -49,6 +50,18 @@ std::vector<uint16_t> TakeOffsets(Reader* in) {
     o += (shape & 0x40) ? 1 : in->U8();  // a run, or gaps (0 repeats an offset)
   }
   return v;
+}
+
+// Offsets just outside a block's smallest and largest member: where every encoding's range check
+// decides (a bitmap's last byte covers up to 7 more offsets, the next entry starts after it).
+constexpr int kEdgeProbes = 16;
+
+void ExpectMembership(const tidstore::TidStore& radix, const tidstore::SortedArrayTidStore& array,
+                      const models::TidStoreModel& model, uint32_t block, int offset) {
+  const uint16_t o = static_cast<uint16_t>(offset);
+  const bool want = models::ModelIsMember(model, block, o);
+  FUZZ_ASSERT(radix.IsMember({block, o}) == want);
+  FUZZ_ASSERT(array.IsMember({block, o}) == want);
 }
 
 std::map<uint32_t, std::vector<uint16_t>> Contents(const tidstore::TidStore& s) {
@@ -108,12 +121,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const bool present = model.erase(block) > 0;
       FUZZ_ASSERT(radix.RemoveBlock(block) == present);
       FUZZ_ASSERT(array.RemoveBlock(block) == present);
-    } else if (op == 5 || op == 6) {  // membership
+    } else if (op == 5 || op == 6) {  // membership: one offset, and the edges of the block's set
       const uint32_t block = TakeBlock(&in, recent);
-      const uint16_t offset = in.U16() % 2100;
-      const bool want = models::ModelIsMember(model, block, offset);
-      FUZZ_ASSERT(radix.IsMember({block, offset}) == want);
-      FUZZ_ASSERT(array.IsMember({block, offset}) == want);
+      ExpectMembership(radix, array, model, block, in.U16() % 2100);
+      const auto it = model.find(block);
+      if (it != model.end() && !it->second.empty()) {
+        const int lo = *it->second.begin(), hi = *it->second.rbegin();
+        for (int d = 1; d <= kEdgeProbes; ++d) {
+          if (lo - d >= 0) ExpectMembership(radix, array, model, block, lo - d);
+          ExpectMembership(radix, array, model, block, hi + d);
+        }
+      }
     } else {  // union with a small second store
       tidstore::TidStore other(burst);
       models::TidStoreModel other_model;

@@ -1,6 +1,7 @@
 // Property: deforming arbitrary bytes as a heap tuple of an arbitrary descriptor never crashes and
 // never reads out of bounds; it accepts exactly what the reference model accepts, with the same
-// values, and single-attribute access agrees with the full deform.
+// values, and single-attribute access agrees with the full deform; likewise with each data flag of
+// t_infomask (HASNULL, HASVARWIDTH, HASEXTERNAL) flipped.
 #include <cstdint>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "properties/generators/tuple_model_adapter.h"
 #include "properties/models/tuple_model.h"
 #include "storage/tuple/deform.h"
+#include "storage/tuple/heap_tuple_format.h"
 
 namespace {
 
@@ -16,14 +18,8 @@ namespace {
 // descriptor and for oversize inputs.
 constexpr size_t kMaxInput = 16 << 10;
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+void CheckDeform(const pgstore::tuple::TupleDesc& desc, pgstore::ByteView payload) {
   using namespace pgstore;
-  if (size > kMaxInput) return 0;
-  fuzz::TailSplitter t(data, size);
-  const tuple::TupleDesc desc = fuzz::TakeTupleDesc(&t);
-  const ByteView payload = t.Payload();
   auto bytes = fuzz::ExactCopy(payload);
   const ByteView tup(bytes.get(), payload.size);
 
@@ -32,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_ASSERT(ours.ok() == model.has_value());
   if (!ours.ok()) {
     FUZZ_ASSERT(ours.status().IsCorruption());
-    return 0;
+    return;
   }
   for (int i = 0; i < desc.natts(); ++i) {
     const tuple::Datum& v = (*ours)[i];
@@ -42,6 +38,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_ASSERT(one.ok());
     FUZZ_ASSERT(one->has_value() == v.has_value());
     if (v) FUZZ_ASSERT((*one)->data == v->data && (*one)->size == v->size);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace pgstore;
+  if (size > kMaxInput) return 0;
+  fuzz::TailSplitter t(data, size);
+  const tuple::TupleDesc desc = fuzz::TakeTupleDesc(&t);
+  const ByteView payload = t.Payload();
+  CheckDeform(desc, payload);
+  // The same tuple with each data flag of t_infomask flipped: what the decoder trusts the flags
+  // for (a bitmap, variable-width values, TOAST pointers) is checked on every input, not only
+  // when a mutation happens to hit those bits.
+  if (payload.size <= tuple::kOffInfomask) return 0;
+  std::vector<uint8_t> flipped = payload.ToVector();
+  for (uint16_t flag : {tuple::kHasNull, tuple::kHasVarWidth, tuple::kHasExternal}) {
+    flipped[tuple::kOffInfomask] ^= static_cast<uint8_t>(flag);  // all in the low byte
+    CheckDeform(desc, ByteView(flipped));
+    flipped[tuple::kOffInfomask] ^= static_cast<uint8_t>(flag);
   }
   return 0;
 }

@@ -34,15 +34,18 @@ def _last_plot_row(path):
 
 
 def _sample(out, names, start):
+    """Execs and coverage from plot_data (afl-fuzz 4.04c rewrites it about once a minute), the
+    corpus counted live from the queues."""
     rows = [r for r in (_last_plot_row(os.path.join(out, n, "plot_data")) for n in names) if r]
-    if not rows:
+    queue = sum(len([f for f in os.listdir(os.path.join(out, n, "queue")) if f.startswith("id:")])
+                for n in names if os.path.isdir(os.path.join(out, n, "queue")))
+    if not rows and not queue:
         return None
-    main = rows[0]
     return dict(execs=sum(int(r["total_execs"]) for r in rows),
                 exec_per_sec=int(sum(float(r["execs_per_sec"]) for r in rows)),
-                cov=int(main["edges_found"]), ft=int(main["edges_found"]),
-                corpus=sum(int(r["corpus_count"]) for r in rows),
-                seconds=int(time.monotonic() - start))
+                cov=int(rows[0]["edges_found"]) if rows else 0,
+                ft=int(rows[0]["edges_found"]) if rows else 0,
+                corpus=queue, seconds=int(time.monotonic() - start))
 
 
 def fuzz(binary, cmplog_binary, seeds, workdir, seconds, jobs, dictionary, on_sample):
