@@ -40,7 +40,7 @@ def fuzz(binary, seeds, workdir, seconds, jobs, dictionary, on_sample):
     if dictionary:
         cmd.append(f"-dict={dictionary}")
     cmd += [corpus, seeds]
-    last = None
+    last, ref, eps = None, (0, 0), 0
     with open(os.path.join(workdir, "fuzz.log"), "a") as logf:
         p = subprocess.Popen(cmd, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                              text=True, errors="replace", env=env(), preexec_fn=die_with_parent)
@@ -49,7 +49,11 @@ def fuzz(binary, seeds, workdir, seconds, jobs, dictionary, on_sample):
                 logf.write(line)
                 m = FORK_PULSE.match(line)
                 if m:
-                    execs, cov, ft, corp, eps, _, _, _, secs = map(int, m.groups())
+                    execs, cov, ft, corp, _, _, _, _, secs = map(int, m.groups())
+                    # Fork mode's own exec/s is often 0: measure it over windows of >= 5 s.
+                    if secs - ref[1] >= 5:
+                        eps = (execs - ref[0]) // (secs - ref[1])
+                        ref = (execs, secs)
                     last = dict(execs=execs, cov=cov, ft=ft, corpus=corp, exec_per_sec=eps,
                                 seconds=secs)
                     on_sample(last)

@@ -49,7 +49,7 @@ def plot(target, progress_path, png):
     if not gnuplot or len(read_progress(progress_path)) < 2:
         return False
     script = f"""
-set terminal png size 900,420
+set terminal png size 900,420 noenhanced
 set output '{png}.tmp'
 set title '{target}: coverage and speed'
 set xlabel 'minutes fuzzed'
