@@ -5,7 +5,7 @@ import sys
 import time
 
 from . import afl, libfuzzer, report, targets
-from .common import ROOT, ToolError, atomic_write_json, files_in, log, read_json
+from .common import atomic_write_json, files_in, log, read_json
 from .crashes import CrashStore
 
 ENGINE_CONFIG = {"libfuzzer": "libfuzzer", "afl": "afl-asan"}
@@ -23,7 +23,7 @@ class Status:
         self.last = 0.0
 
     def show(self, name, s, crashes):
-        line = (f"[{name}] {report._fmt_time(s['seconds'])}  {s['execs']:,} execs  "
+        line = (f"[{name}] {report.fmt_time(s['seconds'])}  {s['execs']:,} execs  "
                 f"{s['exec_per_sec']:,} exec/s  cov {s['cov']}  ft {s['ft']}  "
                 f"corpus {s['corpus']}  crashes {crashes}")
         if self.tty:
@@ -61,12 +61,13 @@ class Campaign:
             self.engine = state["engine"]
             self.state = state
         else:
+            history = state.get("history", []) if state else []
+            if state:  # the finished plan before this one
+                history.append({k: state[k] for k in ("started", "targets", "seconds_each",
+                                                      "engine")})
             self.state = {"targets": sorted(names), "seconds_each": seconds_each,
                           "engine": self.engine, "elapsed": {}, "finished": False,
-                          "started": time.strftime("%Y-%m-%d %H:%M:%S"),
-                          "history": (state or {}).get("history", []) + ([
-                              {k: state[k] for k in ("started", "targets", "seconds_each", "engine")}]
-                              if state else [])}
+                          "started": time.strftime("%Y-%m-%d %H:%M:%S"), "history": history}
             self.save()
         return self.state
 
@@ -119,16 +120,20 @@ class Campaign:
         self.stats[name]["state"] = "running"
         crash_count = lambda: len(files_in(os.path.join(tdir, "artifacts")))
 
+        last_save = [0.0]
+
         def on_sample(s):
             self.state["elapsed"][name] = min(done + s["seconds"], self.state["seconds_each"])
             s = dict(s, seconds=offset + s["seconds"])
             crashes = crash_count()
-            with open(progress, "a") as f:
+            with open(progress, "a") as f:  # a torn last line is skipped by read_progress
                 f.write(f"{s['seconds']}\t{s['execs']}\t{s['exec_per_sec']}\t{s['cov']}\t{s['ft']}"
                         f"\t{s['corpus']}\t{crashes}\n")
-            self.save()
             self.stats[name].update(s, crash_inputs=crashes)
-            self.write_stats()
+            if time.monotonic() - last_save[0] >= 2:  # state and stats: atomic, at most every 2 s
+                last_save[0] = time.monotonic()
+                self.save()
+                self.write_stats()
             self.status.show(name, s, crashes)
 
         seeds = targets.seeds_dir(name)

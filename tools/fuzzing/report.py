@@ -24,13 +24,13 @@ def read_progress(path):
     return rows
 
 
-def _fmt_time(seconds):
+def fmt_time(seconds):
     m, s = divmod(int(seconds), 60)
     return f"{m // 60}:{m % 60:02d}:{s:02d}" if m >= 60 else f"{m}:{s:02d}"
 
 
 def table(rows, markdown=False):
-    cells = [[r["target"], _fmt_time(r["seconds"]), str(r["execs"]), str(r["exec_per_sec"]),
+    cells = [[r["target"], fmt_time(r["seconds"]), str(r["execs"]), str(r["exec_per_sec"]),
               str(r["cov"]), str(r["ft"]), str(r["seeds"]), str(r["new_inputs"]),
               str(r.get("merged", "-")), str(r["crash_inputs"]), str(r["unique_crashes"])]
              for r in rows]

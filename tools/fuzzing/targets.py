@@ -44,6 +44,8 @@ def select(requested, bin_dir=None):
         normal = set(known) - planted()
     names = requested or sorted(normal)
     unknown = [n for n in names if n not in known]
+    if unknown and bin_dir:
+        raise ToolError(f"no {unknown[0]}_bin in {bin_dir}")
     if unknown:
         raise ToolError(f"unknown fuzz target {', '.join(unknown)} "
                         f"(known: {', '.join(sorted(normal))})")
