@@ -3,6 +3,7 @@ import errno
 import json
 import os
 import shutil
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -105,3 +106,21 @@ def die_with_parent():
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except OSError:
         pass
+
+
+def bazel(args, what):
+    """Runs bazel in the workspace and returns its stdout. On failure: ToolError with one line,
+    the first error Bazel printed, and the full output in out/bazel-error.log."""
+    r = subprocess.run(["bazel", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    if r.returncode != 0:
+        log_path = os.path.join(ROOT, "out", "bazel-error.log")
+        os.makedirs(os.path.dirname(log_path), exist_ok=True)
+        with open(log_path, "w") as f:
+            f.write(f"$ bazel {' '.join(args)}\n{r.stdout}{r.stderr}")
+        lines = (r.stderr + r.stdout).splitlines()
+        first = next((l.strip() for l in lines if ": error:" in l),  # the compiler's, else Bazel's
+                     next((l.strip() for l in lines if "ERROR:" in l),
+                          lines[-1].strip() if lines else f"exit {r.returncode}"))
+        raise ToolError(f"{what} failed: {first} (full output: {os.path.relpath(log_path)})")
+    return r.stdout

@@ -3,31 +3,21 @@ no edit here), built with Bazel, or taken prebuilt from a directory.
 
 A target tagged "planted-crash" (the tools' own test target) is left out unless named."""
 import os
-import subprocess
 
-from .common import ROOT, ToolError, log
+from .common import ROOT, ToolError, bazel, log
 
 QUERY = 'attr(tags, "fuzz-test", //...)'
 PLANTED = 'attr(tags, "planted-crash", //...)'
 
 
-def _bazel(args, what):
-    r = subprocess.run(["bazel", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True)
-    if r.returncode != 0:
-        tail = "\n".join(r.stderr.strip().splitlines()[-15:])
-        raise ToolError(f"{what} failed (bazel {' '.join(args)}):\n{tail}")
-    return r.stdout
-
-
 def discover():
     """{name: label} of every fuzz target, the planted-crash target included."""
-    out = _bazel(["query", "--noshow_progress", QUERY], "finding fuzz targets")
+    out = bazel(["query", "--noshow_progress", QUERY], "finding fuzz targets")
     return {l.split(":")[-1]: l for l in out.split() if ":" in l}
 
 
 def planted():
-    out = _bazel(["query", "--noshow_progress", PLANTED], "finding planted-crash targets")
+    out = bazel(["query", "--noshow_progress", PLANTED], "finding planted-crash targets")
     return {l.split(":")[-1] for l in out.split() if ":" in l}
 
 
@@ -65,14 +55,14 @@ def build(targets, config, bin_dir=None):
     log(f"building {len(targets)} fuzz target(s) with --config={config} ...")
     labels = [l + "_bin" for l in targets.values()]
     try:
-        _bazel(["build", "--noshow_progress", f"--config={config}", *labels], "the build")
+        bazel(["build", "--noshow_progress", f"--config={config}", *labels], "the build")
     except ToolError:
         # Name the target that does not build, one build per target.
         for name, label in targets.items():
-            _bazel(["build", "--noshow_progress", f"--config={config}", label + "_bin"],
+            bazel(["build", "--noshow_progress", f"--config={config}", label + "_bin"],
                    f"building {name}")
         raise
-    bazel_bin = _bazel(["info", f"--config={config}", "bazel-bin"], "bazel info").strip()
+    bazel_bin = bazel(["info", f"--config={config}", "bazel-bin"], "bazel info").strip()
     return {n: os.path.join(bazel_bin, l.lstrip("/").replace(":", "/") + "_bin")
             for n, l in targets.items()}
 
