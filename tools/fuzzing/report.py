@@ -44,13 +44,14 @@ def table(rows, markdown=False):
 
 
 def plot(target, progress_path, png):
-    """Writes png (coverage and exec/s against minutes); returns False without gnuplot or data."""
+    """Writes png (coverage and exec/s against minutes) and the same as text beside it
+    (<png minus .png>.txt, gnuplot's dumb terminal, for a terminal over SSH); returns False
+    without gnuplot or data."""
     gnuplot = shutil.which("gnuplot")
     if not gnuplot or len(read_progress(progress_path)) < 2:
         return False
-    script = f"""
-set terminal png size 900,420 noenhanced
-set output '{png}.tmp'
+    text = png[:-len(".png")] + ".txt"
+    common = f"""
 set title '{target}: coverage and speed'
 set xlabel 'minutes fuzzed'
 set ylabel 'coverage (edges)'
@@ -59,14 +60,18 @@ set y2tics
 set ytics nomirror
 set key left top
 set grid
-set datafile separator "\\t"
-plot '{progress_path}' using ($1/60):4 every ::1 with lines lw 2 title 'coverage (edges)', \\
+set datafile separator "\t"
+plot '{progress_path}' using ($1/60):4 every ::1 with lines lw 2 title 'coverage (edges)', \
      '' using ($1/60):3 every ::1 axes x1y2 with lines title 'exec/s'
 """
+    script = (f"set terminal png size 900,420 noenhanced\nset output '{png}.tmp'\n{common}"
+              f"set terminal dumb size 100,28 noenhanced\nset output '{text}.tmp'\nreplot\n")
     r = subprocess.run([gnuplot], input=script, text=True, capture_output=True)
     if r.returncode != 0 or not os.path.exists(png + ".tmp"):
         return False
     os.replace(png + ".tmp", png)
+    if os.path.exists(text + ".tmp"):
+        os.replace(text + ".tmp", text)
     return True
 
 
