@@ -58,7 +58,7 @@ set ylabel 'coverage (edges)'
 set y2label 'exec/s'
 set y2tics
 set ytics nomirror
-set key left top
+set key below
 set grid
 set datafile separator "\t"
 plot '{progress_path}' using ($1/60):4 every ::1 with lines lw 2 title 'coverage (edges)', \
