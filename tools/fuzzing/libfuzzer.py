@@ -27,6 +27,16 @@ def env():
     return e
 
 
+def run_once(binary, args, timeout=None):
+    """Runs a libFuzzer binary that is not fuzzing (replay, merge, coverage) in a scratch
+    directory: a crashing input would otherwise be saved as crash-<sha1> in the caller's current
+    directory. Paths in args must be absolute. Returns the CompletedProcess (stderr as text)."""
+    with tempfile.TemporaryDirectory(prefix="pgstore-libfuzzer-") as tmp:
+        return subprocess.run([binary, f"-artifact_prefix={tmp}/", *args], cwd=tmp,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              errors="replace", env=env(), timeout=timeout)
+
+
 def fuzz(binary, seeds, workdir, seconds, jobs, dictionary, on_sample):
     """Fuzzes for `seconds` into workdir/corpus (seeded from `seeds`, never written), crashes in
     workdir/artifacts/. Calls on_sample(dict) on every progress line. Returns the last sample."""
@@ -69,11 +79,10 @@ def fuzz(binary, seeds, workdir, seconds, jobs, dictionary, on_sample):
 
 def coverage(binary, *dirs):
     """(cov, ft) of the inputs in dirs: libFuzzer's edge and feature counts after loading them."""
-    dirs = [d for d in dirs if files_in(d)]
+    dirs = [os.path.abspath(d) for d in dirs if files_in(d)]
     if not dirs:
         return 0, 0
-    r = subprocess.run([binary, "-runs=0", "-rss_limit_mb=2560", *dirs], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True, errors="replace", env=env())
+    r = run_once(binary, ["-runs=0", "-rss_limit_mb=2560", *dirs])
     for line in r.stderr.splitlines():
         m = INITED.match(line)
         if m:
@@ -84,10 +93,9 @@ def coverage(binary, *dirs):
 
 def _merge_into(binary, dest, sources, workdir):
     """libFuzzer -merge=1: copies into dest the inputs of sources that add coverage."""
-    ctl = os.path.join(workdir, "merge.control")
-    r = subprocess.run([binary, "-merge=1", f"-merge_control_file={ctl}", "-rss_limit_mb=2560",
-                        dest, *sources], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                       text=True, errors="replace", env=env(), cwd=workdir)
+    ctl = os.path.join(os.path.abspath(workdir), "merge.control")
+    r = run_once(binary, ["-merge=1", f"-merge_control_file={ctl}", "-rss_limit_mb=2560",
+                          os.path.abspath(dest), *map(os.path.abspath, sources)])
     if r.returncode != 0:
         raise ToolError(f"merge with {os.path.basename(binary)} failed (exit {r.returncode}); "
                         f"an input crashes? {r.stderr.strip().splitlines()[-1:]}")
@@ -150,9 +158,8 @@ def minimize_crash(binary, crash, out, seconds=30):
 def reproduce(binary, crash, timeout=60):
     """Runs one input; returns (crashed, sanitizer report)."""
     try:
-        r = subprocess.run([binary, "-rss_limit_mb=2560", "-timeout=25", crash],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           errors="replace", env=env(), timeout=timeout)
+        r = run_once(binary, ["-rss_limit_mb=2560", "-timeout=25", os.path.abspath(crash)],
+                     timeout=timeout)
     except subprocess.TimeoutExpired:
         return True, f"timeout: {crash} ran longer than {timeout} s\n"
-    return r.returncode != 0, r.stdout
+    return r.returncode != 0, r.stdout + r.stderr

@@ -35,9 +35,15 @@ def read(path, mode="r"):
 
 
 def campaign(out, *extra, minutes="0.25"):
+    """Runs the campaign from an empty directory, which must stay empty (libFuzzer saves crashing
+    inputs in its current directory unless told otherwise)."""
+    cwd = os.path.join(TMP, "cwd")
+    os.makedirs(cwd, exist_ok=True)
     cmd = [CAMPAIGN, "--bin-dir", BIN_DIR, "--target", PLANTED, "--jobs", "1", "--minutes",
            minutes, "--out", out, *extra]
-    return subprocess.run(cmd, capture_output=True, text=True)
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    assert not os.listdir(cwd), f"the campaign wrote {os.listdir(cwd)} to its current directory"
+    return r
 
 
 def entries(out):

@@ -24,8 +24,14 @@ TMP = os.environ.get("TEST_TMPDIR", "/tmp")
 
 
 def corpus_tool(corpora, *args):
-    return subprocess.run([CORPUS, *args, "--bin-dir", BIN_DIR, "--corpora", corpora],
-                          capture_output=True, text=True)
+    """Runs tools/corpus from an empty directory, which must stay empty (libFuzzer saves a
+    crashing input in its current directory unless told otherwise)."""
+    cwd = os.path.join(TMP, "cwd")
+    os.makedirs(cwd, exist_ok=True)
+    r = subprocess.run([CORPUS, *args, "--bin-dir", BIN_DIR, "--corpora", corpora],
+                       capture_output=True, text=True, cwd=cwd)
+    assert not os.listdir(cwd), f"tools/corpus wrote {os.listdir(cwd)} to its current directory"
+    return r
 
 
 def copy_corpora(name, *targets):
@@ -98,6 +104,10 @@ class CorpusTest(unittest.TestCase):
         self.assertEqual(len(fails), 1, r.stdout)
         self.assertIn(bad, fails[0])
         self.assertIn("heap-buffer-overflow", fails[0])
+        # Coverage of a corpus that crashes: one line, exit 2, no crash file left behind.
+        r = corpus_tool(corpora, "stats", "--coverage", "planted_crash_fuzzer")
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
 
     def test_bad_input_one_line_exit_2(self):
         corpora = copy_corpora("bad", TARGET)
