@@ -24,7 +24,7 @@
 namespace {
 
 using namespace pgstore;
-using LpState = models::ModelLinePointerPage::State;
+using LpState = models::ModelPage::State;
 
 // Up to a few hundred operations: enough to fill a page with 291 line pointers.
 constexpr size_t kMaxInput = 1024;
@@ -94,7 +94,7 @@ class PageCheck {
 
  private:
   page::HeapPage page_;
-  models::ModelLinePointerPage model_;
+  models::ModelPage model_;
   std::vector<std::vector<uint8_t>> items_;  // by offset number - 1
 };
 

@@ -70,9 +70,9 @@ RC_GTEST_PROP(PageProperty, ReturnsExactlyTheTuplesAddedWithModelFreeSpace, ()) 
     RC_ASSERT(off.ok());
     RC_ASSERT((*off != kInvalidOffsetNumber) == fits);
     if (fits) {
-      model.items.push_back(t.size());
       added.push_back(t);
       RC_ASSERT(*off == added.size());
+      RC_ASSERT(model.Add(t.size()) == added.size());
     }
     RC_ASSERT(page.HeapFreeSpace() == model.HeapFreeSpace());
   }

@@ -2,25 +2,12 @@
 
 namespace pgstore::models {
 namespace {
-constexpr size_t kUsable = 8192 - 24;  // BLCKSZ - page header
 constexpr size_t kLinePointer = 4;
 constexpr size_t kMaxTuples = 291;
 size_t MaxAlign(size_t n) { return (n + 7) / 8 * 8; }
 }  // namespace
 
-size_t ModelPage::HeapFreeSpace() const {
-  if (items.size() >= kMaxTuples) return 0;
-  size_t used = 0;
-  for (size_t len : items) used += MaxAlign(len) + kLinePointer;
-  if (used + kLinePointer > kUsable) return 0;
-  return kUsable - used - kLinePointer;
-}
-
-bool ModelPage::Fits(size_t len) const {
-  return items.size() < kMaxTuples && MaxAlign(len) <= HeapFreeSpace();
-}
-
-size_t ModelLinePointerPage::Add(size_t len) {
+size_t ModelPage::Add(size_t len) {
   size_t off = 0;
   for (size_t i = 0; i < lps_.size() && off == 0; ++i) {
     if (lps_[i].state == State::kUnused) off = i + 1;
@@ -39,7 +26,9 @@ size_t ModelLinePointerPage::Add(size_t len) {
   return off;
 }
 
-size_t ModelLinePointerPage::HeapFreeSpace() const {
+bool ModelPage::Fits(size_t len) const { return MaxAlign(len) <= HeapFreeSpace(); }
+
+size_t ModelPage::HeapFreeSpace() const {
   if (upper() < lower() + kLinePointer) return 0;
   bool any_unused = false;
   for (const Lp& lp : lps_) any_unused |= lp.state == State::kUnused;
@@ -47,7 +36,7 @@ size_t ModelLinePointerPage::HeapFreeSpace() const {
   return upper() - lower() - kLinePointer;
 }
 
-std::vector<std::pair<size_t, std::string>> ModelLinePointerPage::ExpectedProblems() const {
+std::vector<std::pair<size_t, std::string>> ModelPage::ExpectedProblems() const {
   std::vector<std::pair<size_t, std::string>> problems;
   for (size_t off = 1; off <= lps_.size(); ++off) {
     const Lp& lp = lps_[off - 1];
@@ -62,8 +51,7 @@ std::vector<std::pair<size_t, std::string>> ModelLinePointerPage::ExpectedProble
 }
 
 std::pair<size_t, size_t> ModelRelation::AddTo(size_t block, size_t len) {
-  pages_[block].items.push_back(len);
-  return {block, pages_[block].items.size()};
+  return {block, pages_[block].Add(len)};
 }
 
 std::pair<size_t, size_t> ModelRelation::Insert(size_t len) {

@@ -1,7 +1,7 @@
 // Reference model of heap page space and of where PostgreSQL's heap puts tuples (formats.md §2.3,
 // §2.4; heap_insert / heap_update / RelationGetBufferForTuple with fillfactor 100, no vacuum),
-// written from the docs and sharing no code with storage/. A page is the list of its item
-// lengths; a tuple of length L costs MAXALIGN(L) + 4 of the 8168 usable bytes.
+// written from the docs and sharing no code with storage/. A tuple of length L costs MAXALIGN(L)
+// of the 8168 usable bytes, plus 4 for a new line pointer.
 #ifndef PGSTORE_PROPERTIES_MODELS_PAGE_MODEL_H_
 #define PGSTORE_PROPERTIES_MODELS_PAGE_MODEL_H_
 
@@ -13,24 +13,14 @@
 
 namespace pgstore::models {
 
-struct ModelPage {
-  std::vector<size_t> items;  // lengths, in line pointer order
-
-  // PageGetHeapFreeSpace with no unused line pointers.
-  size_t HeapFreeSpace() const;
-  bool Fits(size_t len) const;
-};
-
-// One heap page under PageAddItem and line pointer state changes (ItemIdMarkDead, ItemIdSetUnused,
-// ItemIdSetRedirect) without compaction: storage, once taken, stays taken. PageAddItem reuses the
-// first unused line pointer, else appends one (at most MaxHeapTuplesPerPage); PageGetHeapFreeSpace
-// is pd_upper - pd_lower - 4, 0 when the page has 291 line pointers and none unused.
-class ModelLinePointerPage {
+class ModelPage {
  public:
   enum class State { kUnused, kNormal, kRedirect, kDead };
 
   // The offset number (1-based) the item of `len` bytes gets, 0 when it does not fit.
   size_t Add(size_t len);
+  // RelationGetBufferForTuple's test: PageGetHeapFreeSpace >= MAXALIGN(len).
+  bool Fits(size_t len) const;
   void MarkDead(size_t off) { lps_[off - 1].state = State::kDead; }
   void MarkUnused(size_t off) { lps_[off - 1] = Lp{}; }
   void SetRedirect(size_t off, size_t target) { lps_[off - 1] = Lp{State::kRedirect, target}; }
