@@ -108,6 +108,12 @@ RC_GTEST_PROP(UndoLogProperty, BackwardWalksVisitExactlyTheRecordsWritten, ()) {
   uint32_t xid = 100;
   for (int i = 0; i < n; ++i) {
     UndoRecord r = GenRecord(*rc::gen::element<size_t>(40, 400, 5000));
+    // blkprev as zheap writes it: none, an earlier record of this log, or one in another log.
+    if (r.has_block && !ptrs.empty() && *rc::gen::arbitrary<bool>()) {
+      r.blkprev = ptrs[*rc::gen::inRange<size_t>(0, ptrs.size())];
+    } else if (r.has_block && UndoRecPtrLogNo(r.blkprev) == log.logno()) {
+      r.blkprev = kInvalidUndoRecPtr;
+    }
     if (*rc::gen::weightedElement<bool>({{3, false}, {1, true}})) ++xid;
     r.xid = xid;
     StatusOr<UndoRecPtr> p = log.Append(r);

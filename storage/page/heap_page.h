@@ -7,8 +7,8 @@
 #ifndef PGSTORE_STORAGE_PAGE_HEAP_PAGE_H_
 #define PGSTORE_STORAGE_PAGE_HEAP_PAGE_H_
 
-#include <array>
 #include <cstdint>
+#include <vector>
 
 #include "storage/common/bytes.h"
 #include "storage/common/status.h"
@@ -69,7 +69,9 @@ class HeapPage {
   void SetField16(size_t off, uint16_t v) { StoreLE16(data_.data() + off, v); }
   bool HasUnusedLinePointer() const;
 
-  std::array<uint8_t, kPageSize> data_{};
+  // Its own heap allocation of exactly kPageSize bytes (not an array inside the object), so that
+  // ASan reports any access past the page, even by one byte.
+  std::vector<uint8_t> data_ = std::vector<uint8_t>(kPageSize);
 };
 
 }  // namespace pgstore::page

@@ -18,19 +18,6 @@ size_t TransactionPartOffset(uint8_t info) {
          ((info & kInfoBlock) ? kBlockPartSize : 0);
 }
 
-// The length a record starting at stream[s] declares through its header and payload header, or
-// 0 if the stream ends before those are complete.
-size_t DeclaredLength(const std::vector<uint8_t>& stream, uint64_t s) {
-  if (stream.size() - s < kHeaderSize) return 0;
-  const uint8_t info = stream[s + 2];
-  size_t len = TransactionPartOffset(info) + ((info & kInfoTransaction) ? kTransactionPartSize : 0);
-  if (info & kInfoPayload) {
-    if (stream.size() - s < len + kPayloadHeaderSize) return 0;
-    len += kPayloadHeaderSize + LoadLE16(&stream[s + len]) + LoadLE16(&stream[s + len + 2]);
-  }
-  return len + kTrailerSize;
-}
-
 }  // namespace
 
 UndoRecPtr UndoLog::PtrOfStream(uint64_t s) const {
@@ -48,6 +35,24 @@ StatusOr<uint64_t> UndoLog::StreamOf(UndoRecPtr p) const {
     return Status::InvalidArgument("undo pointer " + PtrText(p) + " points into a page header");
   }
   return (off / kUndoPageSize) * kUndoPageUsable + off % kUndoPageSize - kUndoPageHeaderSize;
+}
+
+Status UndoLog::CheckChainPointers(uint64_t s, const UndoRecord& r) const {
+  const UndoRecPtr self = PtrOfStream(s);
+  if (r.has_block && r.blkprev != kInvalidUndoRecPtr && UndoRecPtrLogNo(r.blkprev) == logno_) {
+    StatusOr<uint64_t> prev = StreamOf(r.blkprev);
+    if (r.blkprev >= self || !prev.ok() ||
+        !std::binary_search(starts_.begin(), starts_.end(), *prev)) {
+      return Status::Corruption("undo record at " + PtrText(self) + ": blkprev " +
+                                PtrText(r.blkprev) + " is not an earlier record");
+    }
+  }
+  if (r.has_transaction && r.transaction.next != kInvalidUndoRecPtr &&
+      UndoRecPtrLogNo(r.transaction.next) == logno_ && r.transaction.next <= self) {
+    return Status::Corruption("undo record at " + PtrText(self) +
+                              ": next transaction pointer does not point forward");
+  }
+  return Status::Ok();
 }
 
 StatusOr<UndoRecPtr> UndoLog::Append(UndoRecord r) {
@@ -187,31 +192,60 @@ StatusOr<UndoLog> UndoLog::FromPages(uint32_t logno, const std::vector<UndoPage>
     continues.push_back(LoadLE16(&page[10]) & kUndoPageContinues);
     if (lower < kUndoPageSize) ended = true;  // only the last page may be partly filled
   }
-  // Forward scan; a last record running past the data is a torn tail.
+  // Forward scan. A record that runs past the end of the data is a torn tail only if it can be
+  // what a crash while appending left: its bytes so far are a well-formed start of a record, and
+  // every page it runs on to says it continues a record. Anything else is Corruption.
+  std::vector<uint64_t> txn_firsts;                    // ascending
+  std::vector<std::pair<uint64_t, UndoRecPtr>> nexts;  // (record, its next) within this log
   uint64_t s = 0;
   while (s < log.stream_.size()) {
-    const size_t len = DeclaredLength(log.stream_, s);
-    if (len == 0 || len > log.stream_.size() - s) {
+    const std::string at = "undo record at " + PtrText(log.PtrOfStream(s));
+    const ByteView rest(log.stream_.data() + s, log.stream_.size() - s);
+    StatusOr<size_t> len = DeclaredRecordLength(rest);
+    if (!len.ok()) return Status::Corruption(at + ": " + len.status().message());
+    if (*len == 0 || *len > rest.size) {
+      for (uint64_t page = s / kUndoPageUsable + 1; page * kUndoPageUsable < log.stream_.size();
+           ++page) {
+        if (!continues[page]) {
+          return Status::Corruption(at + " runs past the end of the log, but undo page " +
+                                    std::to_string(page) + " starts a new record");
+        }
+      }
       log.stream_.resize(s);  // torn tail: the log ends before this record
       break;
     }
-    StatusOr<UndoRecord> r = UnpackUndoRecord(ByteView(log.stream_.data() + s, len));
-    if (!r.ok()) {
-      return Status::Corruption("undo record at " + PtrText(log.PtrOfStream(s)) + ": " +
-                                r.status().message());
-    }
+    StatusOr<UndoRecord> r = UnpackUndoRecord(rest.Sub(0, *len));
+    if (!r.ok()) return Status::Corruption(at + ": " + r.status().message());
     if (r->has_transaction || !log.has_last_xid_ || r->xid != log.last_xid_) {
       if (!r->has_transaction) {
-        return Status::Corruption("undo record at " + PtrText(log.PtrOfStream(s)) +
-                                  " starts transaction " + std::to_string(r->xid) +
+        return Status::Corruption(at + " starts transaction " + std::to_string(r->xid) +
                                   " without a transaction part");
       }
       log.last_txn_first_ = s;
     }
+    if (r->has_transaction) {
+      txn_firsts.push_back(s);
+      if (r->transaction.next != kInvalidUndoRecPtr &&
+          UndoRecPtrLogNo(r->transaction.next) == logno) {
+        nexts.emplace_back(s, r->transaction.next);
+      }
+    }
+    PGSTORE_RETURN_IF_ERROR(log.CheckChainPointers(s, *r));
     log.starts_.push_back(s);
     log.last_xid_ = r->xid;
     log.has_last_xid_ = true;
-    s += len;
+    s += *len;
+  }
+  // A transaction's `next` may point past the recovered end (the next transaction's first record
+  // was torn), but not into the middle of the log.
+  for (const auto& [first, next] : nexts) {
+    if (next >= log.insert_ptr()) continue;
+    StatusOr<uint64_t> n = log.StreamOf(next);
+    if (!n.ok() || !std::binary_search(txn_firsts.begin(), txn_firsts.end(), *n)) {
+      return Status::Corruption("undo record at " + PtrText(log.PtrOfStream(first)) +
+                                ": next transaction pointer " + PtrText(next) +
+                                " is not a transaction's first record");
+    }
   }
   // Continuation flags must agree with where records start.
   for (size_t i = 1; i < continues.size(); ++i) {

@@ -16,8 +16,13 @@
 //
 // Recovery (FromPages) rebuilds a log from its pages alone: pages must have a valid header; the
 // data ends at the first page that is not full (or the first all-zero page); records are then
-// read forwards, and a last record that runs past the end of the data is a torn tail: the log
-// ends before it (not corruption). A complete record that does not unpack is Corruption.
+// read forwards. A last record that runs past the end of the data is a torn tail, what a crash
+// while appending leaves, and the log ends before it (not corruption), but only if its bytes so
+// far are a well-formed start of a record (DeclaredRecordLength) and every page it runs on to is
+// flagged as continuing a record. Everything else is Corruption: a complete record that does not
+// unpack, a continuation flag that disagrees with where records start, a blkprev (within this
+// log) that is not an earlier record, a transaction's next pointer that does not point forward or
+// points inside the log at anything but a transaction's first record.
 #ifndef PGSTORE_STORAGE_UNDO_UNDO_LOG_H_
 #define PGSTORE_STORAGE_UNDO_UNDO_LOG_H_
 
@@ -87,6 +92,9 @@ class UndoLog {
   // The stream index of p, or InvalidArgument.
   StatusOr<uint64_t> StreamOf(UndoRecPtr p) const;
   StatusOr<UndoRecord> FetchAt(uint64_t s) const;
+  // Recovery's check of a record's pointers within this log (the records before it known):
+  // blkprev is an earlier record, a transaction's next points forward. Corruption.
+  Status CheckChainPointers(uint64_t s, const UndoRecord& r) const;
 
   uint32_t logno_;
   std::vector<uint8_t> stream_;   // the records' bytes without page headers

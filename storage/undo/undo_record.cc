@@ -3,17 +3,6 @@
 #include <string>
 
 namespace pgstore::undo {
-namespace {
-
-// The payload's size without the optional slot and subxact ids, or -1 if the rest is malformed.
-long TypePayloadSize(const UndoRecord& r) {
-  const long extra = ((r.payload_flags & kInfoPayloadContainsSlot) ? 4 : 0) +
-                     ((r.payload_flags & kInfoPayloadContainsSubxact) ? 4 : 0);
-  const long n = static_cast<long>(r.payload.size()) - extra;
-  return n < 0 ? -1 : n;
-}
-
-}  // namespace
 
 const char* UndoTypeName(UndoType t) {
   static const char* const kNames[] = {"INSERT",        "MULTI_INSERT",      "DELETE",
@@ -52,40 +41,46 @@ size_t PackedSize(const UndoRecord& r) {
          kTrailerSize;
 }
 
-Status CheckShape(const UndoRecord& r) {
-  const uint8_t type = static_cast<uint8_t>(r.type);
-  if (type > kMaxUndoType) return Status::InvalidArgument("unknown undo record type");
-  if (r.payload_flags & ~(kInfoPayloadContainsSlot | kInfoPayloadContainsSubxact)) {
+Status CheckShapeSizes(UndoType type, uint8_t payload_flags, size_t payload_size,
+                       size_t tuple_size) {
+  if (static_cast<uint8_t>(type) > kMaxUndoType) {
+    return Status::InvalidArgument("unknown undo record type");
+  }
+  if (payload_flags & ~(kInfoPayloadContainsSlot | kInfoPayloadContainsSubxact)) {
     return Status::InvalidArgument("payload flags other than slot and subxact");
   }
-  const long n = TypePayloadSize(r);
-  const std::string name = UndoTypeName(r.type);
-  if (n < 0) return Status::InvalidArgument(name + ": payload shorter than its slot/subxact ids");
-  const bool has_tuple = !r.tuple.empty();
+  const size_t ids = ((payload_flags & kInfoPayloadContainsSlot) ? 4 : 0) +
+                     ((payload_flags & kInfoPayloadContainsSubxact) ? 4 : 0);
+  const std::string name = UndoTypeName(type);
+  if (payload_size < ids) {
+    return Status::InvalidArgument(name + ": payload shorter than its slot/subxact ids");
+  }
+  const size_t n = payload_size - ids;  // the type's own payload
+  const bool has_tuple = tuple_size > 0, whole_tuple = tuple_size >= kZheapTupleHeaderSize;
   bool payload_ok = false, tuple_ok = false;
-  switch (r.type) {
+  switch (type) {
     case UndoType::kInsert:
       payload_ok = n == 0 || n == 4;
       tuple_ok = !has_tuple;
       break;
     case UndoType::kMultiInsert:
-      payload_ok = n == 4 && LoadLE16(r.payload.data()) <= LoadLE16(r.payload.data() + 2);
+      payload_ok = n == 4;
       tuple_ok = !has_tuple;
       break;
     case UndoType::kDelete:
     case UndoType::kInplaceUpdate:
       payload_ok = n == 0;
-      tuple_ok = r.tuple.size() >= kZheapTupleHeaderSize;
+      tuple_ok = whole_tuple;
       break;
     case UndoType::kUpdate:
       payload_ok = n == 6;
-      tuple_ok = r.tuple.size() >= kZheapTupleHeaderSize;
+      tuple_ok = whole_tuple;
       break;
     case UndoType::kXidLockOnly:
     case UndoType::kXidLockForUpdate:
     case UndoType::kXidMultiLockOnly:
       payload_ok = n == 4;
-      tuple_ok = r.tuple.size() >= kZheapTupleHeaderSize;
+      tuple_ok = whole_tuple;
       break;
     case UndoType::kItemIdUnused:
       payload_ok = n >= 2 && n % 2 == 0;
@@ -95,6 +90,50 @@ Status CheckShape(const UndoRecord& r) {
   if (!payload_ok) return Status::InvalidArgument(name + ": payload does not fit the type");
   if (!tuple_ok) return Status::InvalidArgument(name + ": tuple does not fit the type");
   return Status::Ok();
+}
+
+Status CheckShape(const UndoRecord& r) {
+  PGSTORE_RETURN_IF_ERROR(
+      CheckShapeSizes(r.type, r.payload_flags, r.payload.size(), r.tuple.size()));
+  if (r.type == UndoType::kMultiInsert &&
+      LoadLE16(r.payload.data()) > LoadLE16(r.payload.data() + 2)) {
+    return Status::InvalidArgument("MULTI_INSERT: payload does not fit the type");
+  }
+  return Status::Ok();
+}
+
+StatusOr<size_t> DeclaredRecordLength(ByteView head) {
+  const uint8_t* p = head.data;
+  if (head.size > 1 && p[1] > kMaxUndoType) {
+    return Status::Corruption("unknown undo record type " + std::to_string(p[1]));
+  }
+  if (head.size > 2 && (p[2] & ~kInfoKnownBits)) {
+    return Status::Corruption("unknown undo info bits " + std::to_string(p[2] & ~kInfoKnownBits));
+  }
+  if (head.size < kHeaderSize) return size_t{0};
+  const uint8_t info = p[2];
+  size_t len = kHeaderSize;
+  if (info & kInfoRelationDetails) {
+    if (head.size < len + kRelationDetailsSize) return size_t{0};
+    if (p[len] == kMainFork) return Status::Corruption("relation details for the main fork");
+    len += kRelationDetailsSize;
+  }
+  len += ((info & kInfoBlock) ? kBlockPartSize : 0) +
+         ((info & kInfoTransaction) ? kTransactionPartSize : 0);
+  if (info & kInfoPayload) {
+    if (head.size < len + kPayloadHeaderSize) return size_t{0};
+    const size_t payload_len = LoadLE16(p + len), tuple_len = LoadLE16(p + len + 2);
+    if (payload_len + tuple_len == 0) return Status::Corruption("empty payload part");
+    const Status shape = CheckShapeSizes(static_cast<UndoType>(p[1]),
+                                         info & (kInfoPayloadContainsSlot |
+                                                 kInfoPayloadContainsSubxact),
+                                         payload_len, tuple_len);
+    if (!shape.ok()) return Status::Corruption(shape.message());
+    len += kPayloadHeaderSize + payload_len + tuple_len;
+  }
+  len += kTrailerSize;
+  if (len > kMaxRecordSize) return Status::Corruption("undo record longer than 64 KB");
+  return len;
 }
 
 Status PackUndoRecord(const UndoRecord& r, std::vector<uint8_t>* out) {

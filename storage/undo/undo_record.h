@@ -115,6 +115,16 @@ size_t PackedSize(const UndoRecord& r);
 
 // Checks a record's payload and tuple against its type (the table above). InvalidArgument.
 Status CheckShape(const UndoRecord& r);
+// The same from the sizes alone (all but MULTI_INSERT's start <= end).
+Status CheckShapeSizes(UndoType type, uint8_t payload_flags, size_t payload_size,
+                       size_t tuple_size);
+
+// What the first bytes of a packed record declare (they may be cut short: a torn tail): its
+// whole length once the header, the optional parts and the payload header are all present, or 0
+// when `head` ends before them. Corruption for what the bytes present already break: an unknown
+// type or info bit, relation details for the main fork, an empty payload part, payload or tuple
+// sizes that do not fit the type, a length over 64 KB.
+StatusOr<size_t> DeclaredRecordLength(ByteView head);
 
 // Appends the packed record. InvalidArgument when it does not fit its type or exceeds 64 KB.
 Status PackUndoRecord(const UndoRecord& r, std::vector<uint8_t>* out);

@@ -20,7 +20,7 @@ UndoRecord DeleteRecord() {
   r.xid = 735;
   r.cid = 3;
   r.has_block = true;
-  r.blkprev = 0x0000010000001234ull;
+  r.blkprev = 0x0000020000001234ull;  // log 2: the tests' logs are 1 and 3
   r.block = 7;
   r.offset = 12;
   r.tuple = {0x03, 0x08, 0x02, 0x00, 0x05, 'a', 'b', 'c'};

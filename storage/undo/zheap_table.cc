@@ -1,5 +1,6 @@
 #include "storage/undo/zheap_table.h"
 
+#include <set>
 #include <string>
 
 namespace pgstore::undo {
@@ -240,15 +241,16 @@ Status ZheapTable::Apply(const UndoRecord& r) {
     case UndoType::kXidLockOnly: {
       page::ItemId id = p.GetItemId(r.offset);
       const bool header_only = r.type == UndoType::kXidLockOnly;
-      if (id.flags != page::LpFlags::kNormal ||
-          (!header_only && (r.tuple.size() > page::kPageSize || id.off + r.tuple.size() > p.special()))) {
+      // What is written: the whole saved tuple, or (a lock) its header over the item's own.
+      const size_t n = header_only ? kZheapTupleHeaderSize : r.tuple.size();
+      if (id.flags != page::LpFlags::kNormal || r.tuple.size() < kZheapTupleHeaderSize ||
+          (header_only && id.len < kZheapTupleHeaderSize) || !InTupleSpace(id.off, n)) {
         return Status::Corruption("undo for " + Off(r.offset) + " does not fit its item");
       }
       uint8_t* t = p.mutable_data() + id.off;
-      const size_t n = header_only ? kZheapTupleHeaderSize : r.tuple.size();
       std::copy(r.tuple.begin(), r.tuple.begin() + n, t);
       if (!header_only) {
-        id.len = static_cast<uint16_t>(r.tuple.size());
+        id.len = static_cast<uint16_t>(n);
         p.SetItemId(r.offset, id);
       }
       // RestoreXactFromUndoRecord: a slot reused since belongs to someone else now.
@@ -264,30 +266,65 @@ Status ZheapTable::Apply(const UndoRecord& r) {
   }
 }
 
-Status ZheapTable::Rollback(uint32_t xid) {
+bool ZheapTable::InTupleSpace(size_t off, size_t n) const {
+  const page::HeapPage& p = page_.page();
+  return p.lower() <= p.upper() && off >= p.upper() && off <= p.special() &&
+         n <= p.special() - off;
+}
+
+Status ZheapTable::Rollback(uint32_t xid, RecoveryStats* stats) {
   int slot = 0;
   for (int s = 1; s <= page_.num_slots(); ++s) {
     if (page_.slot(s).fxid == xid) slot = s;
   }
   if (slot == 0) return Status::Ok();  // nothing of xid on this page (or already rolled back)
+  // The walk: every step moves strictly backwards in the log to the start of a record, so it
+  // applies at most log_->num_records() records whatever the bytes say.
   UndoRecPtr p = page_.slot(slot).urec_ptr;
-  while (p != kInvalidUndoRecPtr) {
+  const std::string chain = "undo chain of transaction " + std::to_string(xid);
+  for (bool first = true; p != kInvalidUndoRecPtr; first = false) {
     StatusOr<UndoRecord> r = log_->Fetch(p);
-    if (!r.ok()) return r.status();
-    if (r->xid != xid || r->block != block_) break;
+    if (!r.ok()) return Status::Corruption(chain + ": " + r.status().message());
+    if (r->xid != xid || r->block != block_ || r->reloid != reloid_ || !r->has_block) {
+      if (first) {
+        return Status::Corruption("transaction slot " + std::to_string(slot) + " of " +
+                                  std::to_string(xid) + " points at another's undo record");
+      }
+      break;  // an earlier transaction's record for this block: the chain of xid ends here
+    }
     PGSTORE_RETURN_IF_ERROR(Apply(*r));
+    if (stats != nullptr) ++stats->records_applied;
     if (r->has_transaction) PGSTORE_RETURN_IF_ERROR(log_->SetProgress(p, 1));
+    if (r->blkprev != kInvalidUndoRecPtr &&
+        (UndoRecPtrLogNo(r->blkprev) != UndoRecPtrLogNo(p) || r->blkprev >= p)) {
+      return Status::Corruption(chain + ": blkprev does not point back");
+    }
     p = r->blkprev;
   }
   page_.set_slot(slot, TransSlot{});
+  if (stats != nullptr) ++stats->transactions_rolled_back;
   return Status::Ok();
 }
 
-Status ZheapTable::RecoverAfterCrash() {
+Status ZheapTable::Rollback(uint32_t xid) { return Rollback(xid, nullptr); }
+
+Status ZheapTable::RecoverAfterCrash(RecoveryStats* stats) {
+  std::set<uint64_t> holders;
+  for (int s = 1; s <= page_.num_slots(); ++s) {
+    const uint64_t fxid = page_.slot(s).fxid;
+    if (fxid > UINT32_MAX) {
+      return Status::Corruption("transaction slot " + std::to_string(s) + " holds " +
+                                std::to_string(fxid) + ", not a 32-bit transaction id");
+    }
+    if (fxid != 0 && !holders.insert(fxid).second) {
+      return Status::Corruption("transaction " + std::to_string(fxid) +
+                                " holds two transaction slots");
+    }
+  }
   for (int s = 1; s <= page_.num_slots(); ++s) {
     const uint32_t xid = SlotXid(s);
     if (xid == 0 || xacts_->IsCommitted(xid)) continue;
-    PGSTORE_RETURN_IF_ERROR(Rollback(xid));
+    PGSTORE_RETURN_IF_ERROR(Rollback(xid, stats));
     xacts_->MarkAborted(xid);
   }
   return Status::Ok();

@@ -23,6 +23,15 @@
 // record's prevxid is frozen (that transaction was all-visible when its slot was reused). Then the
 // slot is freed and the transaction's progress set to applied: a second rollback finds no slot and
 // changes nothing.
+//
+// Recovery reads bytes that may be corrupt (the page, the undo log, the commit log) and returns
+// Corruption rather than trusting them: a slot holding an id beyond 32 bits (pgstore's
+// transactions are 32-bit, epoch 0), two slots held by one transaction, a slot whose undo pointer is not a record of its own
+// transaction for this block; a chain whose blkprev does not point strictly backwards in the log
+// (so a walk takes at most UndoLog::num_records() steps: no loop, whatever the bytes); a record
+// that does not fit its item (a restored tuple, or a lock's 5-byte header, must lie between
+// pd_upper and pd_special, on a normal line pointer at least as long as a header). It never
+// writes outside the page's tuple space and never changes pd_lower, pd_upper or pd_special.
 #ifndef PGSTORE_STORAGE_UNDO_ZHEAP_TABLE_H_
 #define PGSTORE_STORAGE_UNDO_ZHEAP_TABLE_H_
 
@@ -83,7 +92,12 @@ class ZheapTable {
   Status Rollback(uint32_t xid);
   // After a crash (a table rebuilt from the page bytes, the recovered undo log and
   // XactTable::AfterCrash): rolls back every transaction holding a slot that did not commit.
-  Status RecoverAfterCrash();
+  // Counts what it did in *stats when given. Corruption as the file comment says.
+  struct RecoveryStats {
+    int transactions_rolled_back = 0;
+    size_t records_applied = 0;  // at most num_slots() * the log's num_records()
+  };
+  Status RecoverAfterCrash(RecoveryStats* stats = nullptr);
 
   // Live tuples (normal line pointers, neither deleted nor updated away), by offset.
   std::map<uint16_t, std::vector<uint8_t>> VisibleTuples() const;
@@ -97,7 +111,10 @@ class ZheapTable {
   StatusOr<UndoRecPtr> WriteUndo(UndoType type, uint32_t xid, int slot, uint16_t offnum,
                                  uint32_t prevxid, std::vector<uint8_t> payload,
                                  std::vector<uint8_t> tuple);
+  Status Rollback(uint32_t xid, RecoveryStats* stats);
   Status Apply(const UndoRecord& r);
+  // Whether [off, off + n) lies in the page's tuple space, [pd_upper, pd_special).
+  bool InTupleSpace(size_t off, size_t n) const;
 
   ZheapPage page_;
   uint32_t reloid_;

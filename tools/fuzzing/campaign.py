@@ -138,12 +138,17 @@ class Campaign:
 
         seeds = targets.seeds_dir(name)
         if self.engine == "libfuzzer":
-            libfuzzer.fuzz(binary, seeds, tdir, seconds, self.jobs, targets.dict_file(name),
-                           on_sample)
+            last = libfuzzer.fuzz(binary, seeds, tdir, seconds, self.jobs,
+                                  targets.dict_file(name), on_sample)
         else:
-            afl.fuzz(binary, cmplog_binary, seeds, tdir, seconds, self.jobs,
-                     targets.dict_file(name), on_sample)
+            last = afl.fuzz(binary, cmplog_binary, seeds, tdir, seconds, self.jobs,
+                            targets.dict_file(name), on_sample)
         self.status.done()
+        # Counted per finished run (an interrupted run's share is lost: the totals under-count).
+        totals = self.state.setdefault("totals", {}).setdefault(
+            name, {"cpu_seconds": 0.0, "ooms": 0, "timeouts": 0})
+        for k in totals:
+            totals[k] += (last or {}).get(k, 0)
         self.state["elapsed"][name] = self.state["seconds_each"]
         self.save()
         self.stats[name]["state"] = "done"
@@ -206,9 +211,13 @@ class Campaign:
         rows = report.read_progress(os.path.join(tdir, "progress.tsv"))
         seconds = rows[-1][0] if rows else 0
         execs = sum(_execs_per_session(rows))
+        totals = self.state.get("totals", {}).get(name, {})
         return {"target": name, "seconds": seconds, "execs": execs,
+                "cpu_seconds": totals.get("cpu_seconds", 0),
                 "exec_per_sec": int(execs / seconds) if seconds else 0,
+                "cov_start": rows[0][3] if rows else 0,
                 "cov": rows[-1][3] if rows else 0, "ft": rows[-1][4] if rows else 0,
+                "timeouts": totals.get("timeouts", 0), "ooms": totals.get("ooms", 0),
                 "seeds": len(files_in(targets.seeds_dir(name))),
                 "new_inputs": len(files_in(os.path.join(tdir, "corpus")))
                               or len(sum((files_in(q) for q in afl.queues(tdir)), [])),

@@ -2,6 +2,7 @@
 --jobs uses every core), coverage of a corpus, corpus merge and minimization, crash minimization."""
 import os
 import re
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -39,7 +40,9 @@ def run_once(binary, args, timeout=None):
 
 def fuzz(binary, seeds, workdir, seconds, jobs, dictionary, on_sample):
     """Fuzzes for `seconds` into workdir/corpus (seeded from `seeds`, never written), crashes in
-    workdir/artifacts/. Calls on_sample(dict) on every progress line. Returns the last sample."""
+    workdir/artifacts/. Calls on_sample(dict) on every progress line. Returns the last sample,
+    with cpu_seconds: the user + system CPU time of the fuzzer and every process it waited for
+    (its fork-mode jobs), and libFuzzer's own counts of ooms, timeouts and crashes."""
     corpus = os.path.join(workdir, "corpus")
     artifacts = os.path.join(workdir, "artifacts")
     os.makedirs(corpus, exist_ok=True)
@@ -51,6 +54,7 @@ def fuzz(binary, seeds, workdir, seconds, jobs, dictionary, on_sample):
         cmd.append(f"-dict={dictionary}")
     cmd += [corpus, seeds]
     last, ref, eps = None, (0, 0), 0
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(os.path.join(workdir, "fuzz.log"), "a") as logf:
         p = subprocess.Popen(cmd, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                              text=True, errors="replace", env=env(), preexec_fn=die_with_parent)
@@ -59,18 +63,22 @@ def fuzz(binary, seeds, workdir, seconds, jobs, dictionary, on_sample):
                 logf.write(line)
                 m = FORK_PULSE.match(line)
                 if m:
-                    execs, cov, ft, corp, _, _, _, _, secs = map(int, m.groups())
+                    execs, cov, ft, corp, _, ooms, timeouts, crashes, secs = map(int, m.groups())
                     # Fork mode's own exec/s is often 0: measure it over windows of >= 5 s.
                     if secs - ref[1] >= 5:
                         eps = (execs - ref[0]) // (secs - ref[1])
                         ref = (execs, secs)
                     last = dict(execs=execs, cov=cov, ft=ft, corpus=corp, exec_per_sec=eps,
-                                seconds=secs)
+                                seconds=secs, ooms=ooms, timeouts=timeouts, crashes=crashes)
                     on_sample(last)
         finally:
             if p.poll() is None:
                 p.kill()
             p.wait()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if last is not None:
+        last = dict(last, cpu_seconds=cpu)
     if p.returncode not in (0, 1, 130, -9) and last is None:
         raise ToolError(f"{os.path.basename(binary)} failed to start (exit {p.returncode}); "
                         f"see {workdir}/fuzz.log")

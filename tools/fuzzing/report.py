@@ -7,8 +7,8 @@ import subprocess
 from .common import atomic_write
 
 PROGRESS_HEADER = "seconds\texecs\texec_per_sec\tcov\tft\tcorpus\tcrashes\n"
-COLUMNS = ["target", "time", "execs", "exec/s", "cov", "ft", "seeds", "new inputs", "merged",
-           "crashing inputs", "distinct crashes"]
+COLUMNS = ["target", "time", "cpu time", "execs", "exec/s", "cov start", "cov", "ft", "seeds",
+           "new inputs", "merged", "timeouts", "ooms", "crashing inputs", "distinct crashes"]
 
 
 def read_progress(path):
@@ -30,9 +30,11 @@ def fmt_time(seconds):
 
 
 def table(rows, markdown=False):
-    cells = [[r["target"], fmt_time(r["seconds"]), str(r["execs"]), str(r["exec_per_sec"]),
+    cells = [[r["target"], fmt_time(r["seconds"]), fmt_time(r.get("cpu_seconds", 0)),
+              str(r["execs"]), str(r["exec_per_sec"]), str(r.get("cov_start", "-")),
               str(r["cov"]), str(r["ft"]), str(r["seeds"]), str(r["new_inputs"]),
-              str(r.get("merged", "-")), str(r["crash_inputs"]), str(r["unique_crashes"])]
+              str(r.get("merged", "-")), str(r.get("timeouts", "-")), str(r.get("ooms", "-")),
+              str(r["crash_inputs"]), str(r["unique_crashes"])]
              for r in rows]
     if markdown:
         lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
