@@ -1,14 +1,21 @@
 // Property: an arbitrary 8 KB page (the input's front, zero-padded) never crashes the page
 // verifier, item access, free-space accounting, PageAddItem or the pageinspect listings, and they
-// agree: the checksum equals PostgreSQL's pg_checksum_page; one items line per line pointer, one
+// agree: the checksum equals PostgreSQL's pg_checksum_page; the verifier reports exactly the
+// findings of the verifier model (properties/models/page_verify_model.h, with PostgreSQL's
+// checksum and the tuple model's verdict on each tuple), in order; one items line per line pointer, one
 // split line or error per normal line pointer; and a page the verifier accepts still verifies
 // after PageAddItem (the new item may fail only the tuple checks) and returns the added item.
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "fuzzers/fuzz_helpers.h"
 #include "fuzzers/tuple_fuzz_params.h"
+#include "properties/generators/tuple_model_adapter.h"
+#include "properties/models/page_verify_model.h"
+#include "properties/models/tuple_model.h"
 #include "properties/oracles/postgres_checksum.h"
 #include "storage/page/checksum.h"
 #include "storage/page/heap_page.h"
@@ -39,6 +46,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   o.expect_checksum = true;
   o.desc = &desc;
   const std::vector<page::PageProblem> problems = page::VerifyHeapPage(view, 0, o);
+  const std::vector<models::ModelAttr> attrs = generators::ModelAttrsOf(desc);
+  const std::vector<models::ModelFinding> expected = models::ModelVerifyPage(
+      bytes, PgChecksumPage(bytes.data(), 0), [&](const std::vector<uint8_t>& t) {
+        return models::ModelDeformTuple(attrs, t).has_value();
+      });
+  std::vector<models::ModelFinding> got;
+  for (const page::PageProblem& p : problems) {  // the model names tuple and checksum findings
+    std::string check = p.check;                 // by their first words
+    if (check.rfind("tuple: ", 0) == 0) check = "tuple";
+    if (check.rfind("checksum mismatch", 0) == 0) check = "checksum mismatch";
+    got.emplace_back(p.lp, check);
+  }
+  if (got != expected) {
+    for (const auto& [lp, check] : got) std::fprintf(stderr, "verifier: %d %s\n", lp, check.c_str());
+    for (const auto& [lp, check] : expected) std::fprintf(stderr, "model:    %d %s\n", lp, check.c_str());
+    FUZZ_ASSERT(got == expected);
+  }
   page::HeapPage pg = *page::HeapPage::FromBytes(view);
 
   pageinspect::Report items, split;

@@ -1,6 +1,9 @@
 // Property: pglz decompression of arbitrary bytes never crashes, never reads or writes out of
 // bounds, and accepts exactly what the reference model accepts, with the same output; a
-// TOAST compressed datum read from arbitrary bytes decodes to what the model decodes.
+// TOAST compressed datum read from arbitrary bytes decodes to what the model decodes, whole and
+// as slices (of 0, 1, a third, all but one, all and one more than its raw size bytes: the model's
+// partial decode of that many bytes, exact for the whole).
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -32,8 +35,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       auto model = models::PglzModelDecompress(payload, h->raw_size, true);
       FUZZ_ASSERT(full.ok() == model.has_value());
       if (full.ok()) FUZZ_ASSERT(*full == *model);
+      const uint32_t raw = h->raw_size;
+      for (uint32_t slice : {0u, 1u, raw / 3, raw - 1, raw, raw + 1}) {
+        StatusOr<std::vector<uint8_t>> part =
+            pglz::DecompressDatumSlice(ByteView(datum.get(), size), slice);
+        const uint32_t want = slice < raw ? slice : raw;
+        auto model_part = models::PglzModelDecompress(payload, want, want == raw);
+        FUZZ_ASSERT(part.ok() == model_part.has_value());
+        if (part.ok()) FUZZ_ASSERT(*part == *model_part);
+        if (part.ok() && full.ok()) FUZZ_ASSERT(std::equal(part->begin(), part->end(), full->begin()));
+      }
     } else {
       FUZZ_ASSERT(!full.ok());
+      FUZZ_ASSERT(!pglz::DecompressDatumSlice(ByteView(datum.get(), size), 1).ok());
     }
   }
 

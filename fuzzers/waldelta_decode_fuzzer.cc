@@ -3,7 +3,12 @@
 // inputs (the inputs are exact-size heap copies), and get the same answer as the model: the same
 // accept/reject decision and, when accepted, the same new tuple (at most MaxHeapTupleSize).
 //
-// Input: the payload, from the tail: mode:u8 (0 redo, 1 pglz-history, 2 chunk), then
+// Mode 3: the payload as an UPDATE record's main data (xl_heap_update: accepted exactly when it
+// is 14 bytes, and serializes back to them) and as a tuple whose user data redo reads (accepted
+// exactly when the header is whole and 23 <= t_hoff <= its length; the bytes from t_hoff).
+//
+// Input: the payload, from the tail: mode:u8 (0 redo, 1 pglz-history, 2 chunk, 3 main data and
+// user data; by value mod 4), then
 //   redo:    flags:u8, old_len:u16; payload = old tuple (old_len bytes) + block data
 //   deltas:  target_len:u16 (mod 8192), history_len:u16; payload = history + body
 #include <cstdint>
@@ -42,7 +47,22 @@ Parts Cut(ByteView payload, uint16_t at) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 20000) return 0;
   fuzz::TailSplitter in(data, size);
-  const uint8_t mode = in.TakeU8() % 3;
+  const uint8_t mode = in.TakeU8() % 4;
+  if (mode == 3) {
+    const ByteView payload = in.Payload();
+    const auto copy = fuzz::ExactCopy(payload);
+    const ByteView bytes(copy.get(), payload.size);
+    StatusOr<waldelta::XlHeapUpdate> x = waldelta::XlHeapUpdate::Parse(bytes);
+    FUZZ_ASSERT(x.ok() == (bytes.size == waldelta::kSizeOfHeapUpdate));
+    if (x.ok()) FUZZ_ASSERT(x->Serialize() == bytes.ToVector());
+    StatusOr<ByteView> user = waldelta::UserData(bytes);
+    const size_t hoff = bytes.size > 22 ? bytes[22] : 0;
+    const bool ok = bytes.size >= waldelta::kTupleHeaderSize && hoff >= waldelta::kTupleHeaderSize &&
+                    hoff <= bytes.size;
+    FUZZ_ASSERT(user.ok() == ok);
+    if (ok) FUZZ_ASSERT(user->data == bytes.data + hoff && user->size == bytes.size - hoff);
+    return 0;
+  }
   if (mode == 0) {
     const uint8_t flags = in.TakeU8();
     const uint16_t old_len = in.TakeU16();

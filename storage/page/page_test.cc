@@ -175,6 +175,44 @@ TEST(VerifyTest, LinePointerProblems) {
                        }));
 }
 
+TEST(VerifyTest, ItemBelowPdUpper) {
+  HeapPage p;
+  std::vector<uint8_t> t = TupleOfLength(40);
+  ASSERT_EQ(*p.AddItem(ByteView(t)), 1);
+  ASSERT_EQ(*p.AddItem(ByteView(t)), 2);
+  // Item 2 moved into the free space between pd_lower and pd_upper; item 1 dead with storage there.
+  const uint16_t below = static_cast<uint16_t>(p.upper() - 48);
+  p.SetItemId(2, ItemId{below, LpFlags::kNormal, 40});
+  p.SetItemId(1, ItemId{static_cast<uint16_t>(below - 48), LpFlags::kDead, 40});
+  EXPECT_EQ(Checks(p), (std::vector<std::string>{"1: item below pd_upper", "2: item below pd_upper"}));
+}
+
+TEST(VerifyTest, TooManyLinePointers) {
+  HeapPage p;  // 292 unused line pointers: one more than MaxHeapTuplesPerPage
+  StoreLE16(p.mutable_data() + kOffLower, kPageHeaderSize + (kMaxHeapTuplesPerPage + 1) * kItemIdSize);
+  EXPECT_EQ(Checks(p), (std::vector<std::string>{"0: too many line pointers"}));
+  StoreLE16(p.mutable_data() + kOffLower, kPageHeaderSize + kMaxHeapTuplesPerPage * kItemIdSize);
+  EXPECT_TRUE(Checks(p).empty());
+}
+
+TEST(VerifyTest, PageOfAnotherSize) {
+  const std::vector<uint8_t> short_page(kPageSize - 1, 0);
+  const std::vector<PageProblem> problems = VerifyHeapPage(ByteView(short_page), 0);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].lp, 0);
+  EXPECT_EQ(problems[0].check, "page is not 8192 bytes");
+}
+
+TEST(VerifyTest, DeadLinePointerWithStorageIsCheckedToo) {
+  HeapPage p;
+  std::vector<uint8_t> t = TupleOfLength(40);
+  ASSERT_EQ(*p.AddItem(ByteView(t)), 1);
+  p.SetItemId(1, ItemId{8184, LpFlags::kDead, 40});
+  EXPECT_EQ(Checks(p), (std::vector<std::string>{"1: item past pd_special"}));
+  p.SetItemId(1, ItemId{0, LpFlags::kDead, 0});  // dead without storage: fine
+  EXPECT_TRUE(Checks(p).empty());
+}
+
 TEST(VerifyTest, OverlappingItems) {
   HeapPage p;
   std::vector<uint8_t> t = TupleOfLength(40);
@@ -195,6 +233,18 @@ TEST(VerifyTest, TupleProblemsNamedWithTheirLinePointer) {
   HeapPage q;
   ASSERT_EQ(*q.AddItem(ByteView(short_item)), 1);
   EXPECT_EQ(Checks(q), (std::vector<std::string>{"1: tuple: tuple shorter than header"}));
+  // Given a descriptor, the deform checks: two int8 columns do not fit in 12 bytes of data.
+  HeapPage r;
+  std::vector<uint8_t> two = TupleOfLength(36);
+  two[tuple::kOffInfomask2] = 2;
+  ASSERT_EQ(*r.AddItem(ByteView(two)), 1);
+  StatusOr<tuple::TupleDesc> desc = tuple::TupleDesc::FromSchema("int8,int8");
+  ASSERT_TRUE(desc.ok());
+  VerifyOptions o;
+  o.desc = &*desc;
+  ASSERT_EQ(Checks(r, o).size(), 1u);
+  EXPECT_EQ(Checks(r, o)[0].rfind("1: tuple: ", 0), 0u) << Checks(r, o)[0];
+  EXPECT_TRUE(Checks(r).empty());  // the header alone is fine
 }
 
 TEST(RelationFillerTest, InsertExtendsWhenFull) {

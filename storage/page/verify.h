@@ -4,7 +4,8 @@
 // Page header: "bad page size or version", "unknown flag bits", "corrupted page pointers" (24 <=
 // pd_lower <= pd_upper <= pd_special <= 8192), "pd_special not maxaligned", "heap page has special
 // space", "pd_lower not at a line pointer boundary", "too many line pointers", "checksum mismatch"
-// (only when checksums are expected). An all-zero page is a valid new page.
+// (only when checksums are expected), "page is not 8192 bytes". An all-zero page is a valid new
+// page.
 // Line pointers: "unused line pointer has storage", "redirect has length", "redirect target out
 // of range", "redirect to a line pointer that is not normal", "normal line pointer has no length",
 // "item not maxaligned", "item below pd_upper", "item past pd_special", "item overlaps line pointer
@@ -32,7 +33,7 @@ struct VerifyOptions {
   const tuple::TupleDesc* desc = nullptr;  // if set, every normal tuple is deformed too
 };
 
-// REQUIRES: page.size == kPageSize.
+// A page of another size than kPageSize gets the one finding "page is not 8192 bytes".
 std::vector<PageProblem> VerifyHeapPage(ByteView page, uint32_t blkno,
                                         const VerifyOptions& options = {});
 

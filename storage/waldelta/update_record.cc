@@ -10,7 +10,7 @@
 namespace pgstore::waldelta {
 
 StatusOr<XlHeapUpdate> XlHeapUpdate::Parse(ByteView main_data) {
-  if (main_data.size < kSizeOfHeapUpdate) {
+  if (main_data.size != kSizeOfHeapUpdate) {
     return Status::InvalidArgument("xl_heap_update: " + std::to_string(main_data.size) +
                                    " bytes, need 14");
   }

@@ -68,7 +68,8 @@ struct XlHeapUpdate {
   uint32_t new_xmax = 0;
   uint16_t new_offnum = 0;
 
-  // InvalidArgument "xl_heap_update: N bytes, need 14" on short input.
+  // Exactly 14 bytes (the record's whole main data); InvalidArgument "xl_heap_update: N bytes,
+  // need 14" otherwise.
   static StatusOr<XlHeapUpdate> Parse(ByteView main_data);
   std::vector<uint8_t> Serialize() const;
 };

@@ -185,6 +185,24 @@ TEST(UpdateRecordTest, IneligibleUpdatesLogTheWholeTuple) {
   EXPECT_EQ(r->block_data.size(), kSizeOfHeapHeader + t.size() - kTupleHeaderSize);
 }
 
+TEST(UpdateRecordTest, MainDataIsExactlyXlHeapUpdate) {
+  const std::vector<uint8_t> main = {1, 0, 0, 0, 7, 0, 0x11, kFlagPrefixFromOld, 2, 0, 0, 0, 9, 0};
+  StatusOr<XlHeapUpdate> x = XlHeapUpdate::Parse(ByteView(main));
+  ASSERT_TRUE(x.ok()) << x.status().ToString();
+  EXPECT_EQ(x->old_xmax, 1u);
+  EXPECT_EQ(x->old_offnum, 7);
+  EXPECT_EQ(x->old_infobits_set, 0x11);
+  EXPECT_EQ(x->flags, kFlagPrefixFromOld);
+  EXPECT_EQ(x->new_xmax, 2u);
+  EXPECT_EQ(x->new_offnum, 9);
+  EXPECT_EQ(x->Serialize(), main);
+  std::vector<uint8_t> longer = main;
+  longer.push_back(0);
+  EXPECT_EQ(XlHeapUpdate::Parse(ByteView(longer)).status().message(),
+            "xl_heap_update: 15 bytes, need 14");
+  EXPECT_TRUE(XlHeapUpdate::Parse(ByteView(main).Sub(0, 13)).status().IsInvalidArgument());
+}
+
 TEST(UpdateRecordTest, RedoRejectsMalformedRecords) {
   const std::vector<uint8_t> old_tuple = Tuple(1, "abcdef", "ghijkl");
   const std::vector<uint8_t> new_tuple = Tuple(1, "abcdef", "ghijkX");

@@ -1,0 +1,86 @@
+#include "properties/models/page_verify_model.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace pgstore::models {
+namespace {
+
+unsigned U16(const std::vector<uint8_t>& p, size_t at) { return p[at] | p[at + 1] << 8; }
+uint32_t U32(const std::vector<uint8_t>& p, size_t at) {
+  return U16(p, at) | static_cast<uint32_t>(U16(p, at + 2)) << 16;
+}
+
+struct Lp {
+  unsigned off, flags, len;
+};
+
+}  // namespace
+
+std::vector<ModelFinding> ModelVerifyPage(
+    const std::vector<uint8_t>& page, std::optional<uint16_t> expected_checksum,
+    const std::function<bool(const std::vector<uint8_t>&)>& tuple_ok) {
+  std::vector<ModelFinding> out;
+  if (std::all_of(page.begin(), page.end(), [](uint8_t b) { return b == 0; })) return out;
+  if (U16(page, 18) != 0x2004) out.push_back({0, "bad page size or version"});
+  if (U16(page, 10) & ~0x7u) out.push_back({0, "unknown flag bits"});
+  if (expected_checksum && U16(page, 8) != *expected_checksum) {
+    out.push_back({0, "checksum mismatch"});
+  }
+  const unsigned lower = U16(page, 12), upper = U16(page, 14), special = U16(page, 16);
+  if (!(24 <= lower && lower <= upper && upper <= special && special <= 8192)) {
+    out.push_back({0, "corrupted page pointers"});
+    return out;
+  }
+  if (special % 8 != 0) out.push_back({0, "pd_special not maxaligned"});
+  if (special != 8192) out.push_back({0, "heap page has special space"});
+  if ((lower - 24) % 4 != 0) out.push_back({0, "pd_lower not at a line pointer boundary"});
+  const int n = static_cast<int>((lower - 24) / 4);
+  if (n > 291) out.push_back({0, "too many line pointers"});
+
+  auto lp = [&](int i) {
+    const uint32_t v = U32(page, 24 + 4 * (i - 1));
+    return Lp{v & 0x7FFF, (v >> 15) & 3, v >> 17};
+  };
+  std::vector<std::tuple<unsigned, int, unsigned>> items;  // (start, lp, end)
+  for (int i = 1; i <= n; ++i) {
+    const Lp l = lp(i);
+    auto storage_ok = [&]() {
+      bool ok = true;
+      if (l.off % 8 != 0) out.push_back({i, "item not maxaligned"}), ok = false;
+      if (l.off < upper) out.push_back({i, "item below pd_upper"}), ok = false;
+      if (l.off + l.len > special) out.push_back({i, "item past pd_special"}), ok = false;
+      if (ok) items.emplace_back(l.off, i, l.off + l.len);
+      return ok;
+    };
+    if (l.flags == 0) {
+      if (l.off != 0 || l.len != 0) out.push_back({i, "unused line pointer has storage"});
+    } else if (l.flags == 2) {
+      if (l.len != 0) out.push_back({i, "redirect has length"});
+      if (l.off < 1 || static_cast<int>(l.off) > n) {
+        out.push_back({i, "redirect target out of range"});
+      } else if (lp(static_cast<int>(l.off)).flags != 1) {
+        out.push_back({i, "redirect to a line pointer that is not normal"});
+      }
+    } else if (l.flags == 3) {
+      if (l.len != 0) storage_ok();
+    } else if (l.len == 0) {
+      out.push_back({i, "normal line pointer has no length"});
+    } else if (storage_ok() &&
+               !tuple_ok(std::vector<uint8_t>(page.begin() + l.off, page.begin() + l.off + l.len))) {
+      out.push_back({i, "tuple"});
+    }
+  }
+  std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+    return std::get<0>(a) < std::get<0>(b);
+  });
+  for (size_t k = 1; k < items.size(); ++k) {
+    if (std::get<0>(items[k]) < std::get<2>(items[k - 1])) {
+      out.push_back({std::get<1>(items[k]),
+                     "item overlaps line pointer " + std::to_string(std::get<1>(items[k - 1]))});
+    }
+  }
+  return out;
+}
+
+}  // namespace pgstore::models
