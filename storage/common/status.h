@@ -40,6 +40,7 @@ class [[nodiscard]] Status {
   bool IsCorruption() const { return code_ == StatusCode::kCorruption; }
   bool IsInvalidArgument() const { return code_ == StatusCode::kInvalidArgument; }
   bool IsBusy() const { return code_ == StatusCode::kBusy; }
+  bool IsNotSupported() const { return code_ == StatusCode::kNotSupported; }
 
   // "corruption: truncated match tag", or "ok".
   std::string ToString() const;

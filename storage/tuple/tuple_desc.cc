@@ -1,9 +1,10 @@
 #include "storage/tuple/tuple_desc.h"
 
 #include <cerrno>
-#include <cstdio>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "storage/common/bytes.h"
 #include "storage/tuple/heap_tuple_format.h"
@@ -58,6 +59,31 @@ int64_t DaysSince2000(int64_t y, int64_t m, int64_t d) {
   return era * 146097 + doe - 719468 - 10957;  // 1970-01-01 based, then shifted to 2000-01-01
 }
 
+constexpr int64_t kMinDateYear = 1;        // pgstore reads no BC dates
+constexpr int64_t kMaxDateYear = 5874897;  // PostgreSQL's last year of type date
+
+// An optional sign and decimal digits (at most 30 after leading zeros), nothing else; nullopt
+// otherwise.
+std::optional<__int128> ParseDecimal(const std::string& text) {
+  size_t i = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+  if (i == text.size()) return std::nullopt;
+  while (i + 1 < text.size() && text[i] == '0') ++i;
+  if (text.size() - i > 30) return std::nullopt;
+  __int128 v = 0;
+  for (; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    v = v * 10 + (text[i] - '0');
+  }
+  return text[0] == '-' ? -v : v;
+}
+
+bool IsLeapYear(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+int64_t DaysInMonth(int64_t y, int64_t m) {
+  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return kDays[m - 1] + (m == 2 && IsLeapYear(y));
+}
+
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -106,19 +132,24 @@ StatusOr<std::vector<uint8_t>> TupleDesc::ParseValue(const Attribute& attr,
   const std::string& type = attr.type_name;
   const auto bad = [&] { return Status::InvalidArgument("bad " + type + " value: " + text); };
   if (type == "int2" || type == "int4" || type == "int8" || type == "oid") {
-    errno = 0;
-    char* end = nullptr;
-    const long long v = std::strtoll(text.c_str(), &end, 10);
-    if (errno != 0 || end == text.c_str() || *end != '\0') return bad();
-    return LittleEndian(static_cast<uint64_t>(v), attr.attlen);
+    std::optional<__int128> v = ParseDecimal(text);
+    if (!v) return bad();
+    const __int128 lo = type == "oid" ? 0 : -(__int128{1} << (8 * attr.attlen - 1));
+    const __int128 hi = type == "oid" ? UINT32_MAX : (__int128{1} << (8 * attr.attlen - 1)) - 1;
+    if (*v < lo || *v > hi) return Status::InvalidArgument(type + " value out of range: " + text);
+    return LittleEndian(static_cast<uint64_t>(*v), attr.attlen);
   }
   if (type == "float4" || type == "float8") {
+    errno = 0;
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || *end != '\0') return bad();
+    if (text.empty() || end != text.c_str() + text.size()) return bad();
+    const float f = static_cast<float>(v);
+    if (errno == ERANGE || (attr.attlen == 4 && std::isfinite(v) && (std::isinf(f) || (v != 0 && f == 0)))) {
+      return Status::InvalidArgument(type + " value out of range: " + text);
+    }
     std::vector<uint8_t> out(attr.attlen);
     if (attr.attlen == 4) {
-      const float f = static_cast<float>(v);
       std::memcpy(out.data(), &f, 4);
     } else {
       std::memcpy(out.data(), &v, 8);
@@ -135,13 +166,25 @@ StatusOr<std::vector<uint8_t>> TupleDesc::ParseValue(const Attribute& attr,
     return std::vector<uint8_t>{static_cast<uint8_t>(text.empty() ? 0 : text[0])};
   }
   if (type == "date") {
-    int y = 0, m = 0, d = 0;
-    char tail = 0;
-    if (std::sscanf(text.c_str(), "%d-%d-%d%c", &y, &m, &d, &tail) != 3 || m < 1 || m > 12 ||
-        d < 1 || d > 31) {
+    // Three runs of digits joined by '-'.
+    const size_t dash1 = text.find('-');
+    const size_t dash2 = dash1 == std::string::npos ? dash1 : text.find('-', dash1 + 1);
+    if (dash2 == std::string::npos) return bad();
+    const std::string parts[] = {text.substr(0, dash1), text.substr(dash1 + 1, dash2 - dash1 - 1),
+                                 text.substr(dash2 + 1)};
+    for (const std::string& part : parts) {
+      if (part.empty() || part[0] < '0' || part[0] > '9') return bad();
+    }
+    const std::optional<__int128> y = ParseDecimal(parts[0]), m = ParseDecimal(parts[1]),
+                                  d = ParseDecimal(parts[2]);
+    if (!y || !m || !d || *y < kMinDateYear || *y > kMaxDateYear || *m < 1 || *m > 12 || *d < 1 ||
+        *d > DaysInMonth(static_cast<int64_t>(*y), static_cast<int64_t>(*m))) {
       return bad();
     }
-    return LittleEndian(static_cast<uint64_t>(DaysSince2000(y, m, d)), 4);
+    return LittleEndian(static_cast<uint64_t>(DaysSince2000(static_cast<int64_t>(*y),
+                                                            static_cast<int64_t>(*m),
+                                                            static_cast<int64_t>(*d))),
+                        4);
   }
   if (type == "bytea" && text.rfind("\\x", 0) == 0) {  // PostgreSQL's hex format
     std::vector<uint8_t> bytes;

@@ -48,11 +48,20 @@ class TupleDesc {
   explicit TupleDesc(std::vector<Attribute> attrs);
 
   // "int4,text,dropped:int8,int4=42": comma-separated type names; "dropped:" marks a dropped
-  // attribute; "=VALUE" gives a missing default, parsed for the fixed-length integer, bool, "char",
-  // oid and date types, the text-like types (text, varchar, bpchar) and bytea (\x hex or
-  // characters).
+  // attribute; "=VALUE" gives a missing default (ParseValue). InvalidArgument naming the bad part:
+  // an empty item, an unknown type, a bad value, more than 1664 attributes.
   static StatusOr<TupleDesc> FromSchema(const std::string& schema);
-  // The bytes a value of `attr`'s type written in SQL text has, for the types FromSchema parses.
+  // The bytes a value of `attr`'s type written in SQL text has. Accepted text, by type:
+  //   int2 int4 int8   [+-]?[0-9]+ within the type's range (little-endian two's complement)
+  //   oid              the same, within 0 .. 4294967295
+  //   float4 float8    what strtod reads as a whole (also inf, nan), not out of the type's range
+  //   bool             t true f false
+  //   "char" char      at most one byte (none: the 0 byte)
+  //   date             Y-M-D, a real day of the proleptic Gregorian calendar, year 1 .. 5874897
+  //                    (days since 2000-01-01, int32)
+  //   text varchar bpchar bytea   any bytes, as a varlena with a 4-byte header; bytea also \x
+  //                    followed by an even number of hex digits
+  // InvalidArgument for other text, NotSupported for the other types.
   static StatusOr<std::vector<uint8_t>> ParseValue(const Attribute& attr, const std::string& text);
 
   int natts() const { return static_cast<int>(attrs_.size()); }
