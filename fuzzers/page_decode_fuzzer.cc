@@ -2,7 +2,8 @@
 // verifier, item access, free-space accounting, PageAddItem or the pageinspect listings, and they
 // agree: the checksum equals PostgreSQL's pg_checksum_page; the verifier reports exactly the
 // findings of the verifier model (properties/models/page_verify_model.h, with PostgreSQL's
-// checksum and the tuple model's verdict on each tuple), in order; one items line per line pointer, one
+// checksum and the tuple model's verdict on each tuple), in order; one items line per line pointer
+// (starting with its block, number, lp_off, lp_flags and lp_len), one
 // split line or error per normal line pointer; and a page the verifier accepts still verifies
 // after PageAddItem (the new item may fail only the tuple checks) and returns the added item.
 #include <cstdint>
@@ -71,7 +72,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_ASSERT(items.lines.size() == static_cast<size_t>(pg.MaxOffset()));
   size_t normal = 0;
   for (int lp = 1; lp <= pg.MaxOffset(); ++lp) {
-    normal += pg.GetItemId(lp).flags == page::LpFlags::kNormal;
+    const page::ItemId id = pg.GetItemId(lp);
+    // heap_page_items' first columns: blkno lp lp_off lp_flags lp_len.
+    const std::string head = "0\t" + std::to_string(lp) + "\t" + std::to_string(id.off) + "\t" +
+                             std::to_string(static_cast<int>(id.flags)) + "\t" +
+                             std::to_string(id.len) + "\t";
+    FUZZ_ASSERT(items.lines[lp - 1].rfind(head, 0) == 0);
+    normal += id.flags == page::LpFlags::kNormal;
     StatusOr<ByteView> item = pg.GetItem(lp);
     if (item.ok()) FUZZ_ASSERT(item->data >= pg.bytes().data && item->end() <= pg.bytes().end());
   }

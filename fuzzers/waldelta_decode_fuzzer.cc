@@ -4,21 +4,28 @@
 // accept/reject decision and, when accepted, the same new tuple (at most MaxHeapTupleSize).
 //
 // Mode 3: the payload as an UPDATE record's main data (xl_heap_update: accepted exactly when it
-// is 14 bytes, and serializes back to them) and as a tuple whose user data redo reads (accepted
-// exactly when the header is whole and 23 <= t_hoff <= its length; the bytes from t_hoff).
+// is 14 bytes, and serializes back to them), as a tuple whose user data redo reads (accepted
+// exactly when the header is whole and 23 <= t_hoff <= its length; the bytes from t_hoff), as a
+// delta method's name (accepted exactly when it is one, which names it back), and cut in two as
+// an old and a new tuple to encode by every method (accepted exactly when both have user data and
+// the new one is at most MaxHeapTupleSize; then redo gives the new tuple back).
 //
 // Input: the payload, from the tail: mode:u8 (0 redo, 1 pglz-history, 2 chunk, 3 main data and
 // user data; by value mod 4), then
 //   redo:    flags:u8, old_len:u16; payload = old tuple (old_len bytes) + block data
 //   deltas:  target_len:u16 (mod 8192), history_len:u16; payload = history + body
+//   mode 3:  old_len:u16 (where the payload is cut into the old and the new tuple)
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "fuzzers/fuzz_helpers.h"
 #include "properties/models/waldelta_model.h"
 #include "storage/waldelta/chunk_delta.h"
 #include "storage/waldelta/pglz_history.h"
+#include "storage/waldelta/update_delta.h"
 #include "storage/waldelta/update_record.h"
 
 using namespace pgstore;
@@ -49,6 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::TailSplitter in(data, size);
   const uint8_t mode = in.TakeU8() % 4;
   if (mode == 3) {
+    const uint16_t old_len = in.TakeU16();
     const ByteView payload = in.Payload();
     const auto copy = fuzz::ExactCopy(payload);
     const ByteView bytes(copy.get(), payload.size);
@@ -61,6 +69,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                     hoff <= bytes.size;
     FUZZ_ASSERT(user.ok() == ok);
     if (ok) FUZZ_ASSERT(user->data == bytes.data + hoff && user->size == bytes.size - hoff);
+    const std::string name(reinterpret_cast<const char*>(bytes.data), bytes.size);
+    StatusOr<waldelta::DeltaMethod> method = waldelta::ParseDeltaMethod(name);
+    FUZZ_ASSERT(method.ok() == (name == "none" || name == "prefix-suffix" ||
+                                name == "pglz-history" || name == "chunk" || name == "auto"));
+    if (method.ok()) FUZZ_ASSERT(waldelta::DeltaMethodName(*method) == name);
+    const Parts p = Cut(payload, old_len);  // old tuple, new tuple
+    const bool encodable = waldelta::UserData(p.First()).ok() && waldelta::UserData(p.Second()).ok() &&
+                           p.second.size() <= waldelta::kMaxHeapTupleSize;
+    for (waldelta::DeltaMethod m :
+         {waldelta::DeltaMethod::kNone, waldelta::DeltaMethod::kPrefixSuffix,
+          waldelta::DeltaMethod::kPglzHistory, waldelta::DeltaMethod::kChunk,
+          waldelta::DeltaMethod::kAuto}) {
+      StatusOr<waldelta::UpdateRecord> r = waldelta::EncodeUpdate(p.First(), p.Second(), m);
+      FUZZ_ASSERT(r.ok() == encodable);
+      if (!r.ok()) {
+        FUZZ_ASSERT(r.status().IsInvalidArgument());
+        continue;
+      }
+      StatusOr<std::vector<uint8_t>> back =
+          waldelta::ReconstructNewTuple(p.First(), r->flags, r->block_data, {9, 0, 0, 1});
+      FUZZ_ASSERT(back.ok() && back->size() == p.second.size());
+      // Redo sets the header's transaction fields and t_ctid (bytes 0-17) itself.
+      FUZZ_ASSERT(std::equal(back->begin() + 18, back->end(), p.second.begin() + 18));
+    }
     return 0;
   }
   if (mode == 0) {

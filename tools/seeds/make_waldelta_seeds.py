@@ -6,8 +6,8 @@ low byte before its high byte):
 
   waldelta_decode_fuzzer        mode 0: old tuple + block data, tail old_len:u16 flags mode;
                                 modes 1 and 2: history + a small delta body (literals, a copy);
-                                mode 3: an xl_heap_update with the record's flags, and the old
-                                tuple (main data and user data)
+                                mode 3: an xl_heap_update with the record's flags; the old and
+                                new tuples, tail old_len:u16 mode
   waldelta_round_trip_fuzzer    old user data + new user data, tail split:u16 shape mutate (>= 4:
                                 the new data as given)
   waldelta_differential_fuzzer  flip_at:u16 flip, then a round-trip input
@@ -52,9 +52,10 @@ def main():
     for flags, block, old, new in chosen:
         write(os.path.join(corpora, "waldelta_decode_fuzzer"),
               old + block + tail_u16(len(old)) + bytes([flags, 0]))
-        write(os.path.join(corpora, "waldelta_decode_fuzzer"), old + bytes([3]))
+        write(os.path.join(corpora, "waldelta_decode_fuzzer"),
+              old + new + tail_u16(len(old)) + bytes([3]))
         main_data = struct.pack("<IHBBIH", 700 + n, 1 + n, 0, flags, 0, 2 + n)
-        write(os.path.join(corpora, "waldelta_decode_fuzzer"), main_data + bytes([3]))
+        write(os.path.join(corpora, "waldelta_decode_fuzzer"), main_data + tail_u16(0) + bytes([3]))
         old_data, new_data = old[old[22]:], new[new[22]:]
         pair = old_data + new_data + bytes([200, 0]) + tail_u16(len(old_data))
         write(os.path.join(corpora, "waldelta_round_trip_fuzzer"), pair)
