@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fuzzers/fuzz_helpers.h"
+#include "fuzzers/tidstore_fuzz_contents.h"
 #include "properties/models/tidstore_model.h"
 #include "storage/tidstore/sorted_array_tid_store.h"
 #include "storage/tidstore/tid_store.h"
@@ -16,6 +17,7 @@
 namespace {
 
 using namespace pgstore;
+using fuzz::Contents;
 
 // 4 KiB holds a few hundred operations; longer sequences add time, not new states.
 constexpr size_t kMaxInput = 4096;
@@ -62,16 +64,6 @@ void ExpectMembership(const tidstore::TidStore& radix, const tidstore::SortedArr
   const bool want = models::ModelIsMember(model, block, o);
   FUZZ_ASSERT(radix.IsMember({block, o}) == want);
   FUZZ_ASSERT(array.IsMember({block, o}) == want);
-}
-
-std::map<uint32_t, std::vector<uint16_t>> Contents(const tidstore::TidStore& s) {
-  std::map<uint32_t, std::vector<uint16_t>> out;
-  s.ForEachBlock([&out](uint32_t b, const std::vector<uint16_t>& o) {
-    FUZZ_ASSERT(out.empty() || b > out.rbegin()->first);
-    out[b] = o;
-    return true;
-  });
-  return out;
 }
 
 }  // namespace
