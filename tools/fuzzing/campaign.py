@@ -67,7 +67,9 @@ class Campaign:
                                                       "engine")})
             self.state = {"targets": sorted(names), "seconds_each": seconds_each,
                           "engine": self.engine, "elapsed": {}, "finished": False,
-                          "started": time.strftime("%Y-%m-%d %H:%M:%S"), "history": history}
+                          "started": time.strftime("%Y-%m-%d %H:%M:%S"), "history": history,
+                          # CPU time, timeouts, OOMs: every run in OUT, like progress.tsv
+                          "totals": state.get("totals", {}) if state else {}}
             self.save()
         return self.state
 
