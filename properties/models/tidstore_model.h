@@ -1,5 +1,5 @@
 // Reference model of the TID store: a map from block to its set of offsets, written from
-// formats.md §5.2 and sharing no code with storage/.
+// docs/formats.md §5.2 and sharing no code with storage/.
 #ifndef PGSTORE_PROPERTIES_MODELS_TIDSTORE_MODEL_H_
 #define PGSTORE_PROPERTIES_MODELS_TIDSTORE_MODEL_H_
 

@@ -1,6 +1,6 @@
 // Reference model of heap tuples: a tuple is a vector of optional values. Forming and deforming
-// are written from formats.md §1 (header, bitmap, t_hoff, alignment, varlena packing, the peek rule
-// and the decoder checks of §1.9), sharing no code with storage/.
+// are written from docs/formats.md §1 (header, bitmap, t_hoff, alignment, varlena packing, the
+// peek rule and the decoder checks of §1.9), sharing no code with storage/.
 //
 // Values are in-memory bytes, as in storage/tuple: fixed-length attributes exactly attlen bytes;
 // varlenas whole, with their header; cstrings without their NUL.
@@ -33,7 +33,7 @@ std::vector<uint8_t> ModelFormTuple(const std::vector<ModelAttr>& attrs, const M
                                     ModelTruncation truncation);
 
 // One value per attribute (stored bytes as found; past natts the missing default or NULL), or
-// nullopt if any check of formats.md §1.9 fails.
+// nullopt if any check of docs/formats.md §1.9 fails.
 std::optional<ModelRow> ModelDeformTuple(const std::vector<ModelAttr>& attrs,
                                          const std::vector<uint8_t>& tuple);
 

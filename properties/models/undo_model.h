@@ -1,5 +1,5 @@
 // Reference model of a zheap page under transactions (storage/undo/zheap_table.h), written from
-// the rules and formats.md §6, sharing no code with storage/: the page's visible contents
+// the rules and docs/formats.md §6, sharing no code with storage/: the page's visible contents
 // as a map from offset to tuple bytes (the 5-byte header without its transaction slot and
 // visibility bits, then the data), each running transaction's before-images (taken at its first
 // change of a tuple), and enough bookkeeping to predict PageAddItem's offsets and when an

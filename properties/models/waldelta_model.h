@@ -1,4 +1,4 @@
-// Reference model of UPDATE WAL deltas, written from the format docs (formats.md §4 and
+// Reference model of UPDATE WAL deltas, written from the format docs (docs/formats.md §4 and
 // storage/waldelta's format comments), sharing no code with storage/: byte loops, no fast paths.
 //
 //   ModelPrefixSuffix      log_heap_update's common prefix and suffix of the user data

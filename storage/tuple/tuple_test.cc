@@ -76,7 +76,8 @@ TEST(TupleDescTest, DroppedAndMissing) {
   EXPECT_FALSE(TupleDesc::FromSchema("int4=x").ok());
 }
 
-// Worked by hand from formats.md 1.1-1.3: int4 1, text 'ab' (packed to a 1-byte header), NULL.
+// Worked by hand from docs/formats.md §1.1-1.3: int4 1, text 'ab' (packed to a 1-byte header),
+// NULL.
 TEST(FormTest, GoldenBytes) {
   TupleDesc d = Desc("int4,text,int8");
   std::vector<uint8_t> t = Form(d, {Int4(1), Text("ab"), std::nullopt});

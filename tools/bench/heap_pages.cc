@@ -1,4 +1,4 @@
-// Pages used by the 2012 trailing-NULL workloads (../shared/docs/workloads.md), per truncation
+// Pages used by the 2012 trailing-NULL workloads (docs/workloads.md §1), per truncation
 // mode and phase, with PostgreSQL's heap placement (storage/page/relation_filler.h: fillfactor 100,
 // no vacuum, non-HOT updates leave old versions in place):
 //

@@ -1,5 +1,5 @@
 // The radix TID store (storage/tidstore/tid_store.h) against PostgreSQL 16's sorted array of 6-byte
-// TIDs, on the dead-TID patterns of ../shared/docs/workloads.md:
+// TIDs, on the dead-TID patterns of docs/workloads.md §3:
 //
 //   bazel run --config=bench //tools/bench:tidstore_bench -- [--pattern P] [--count N] [--step S]
 //                                                            [--reps R] [--burst B]

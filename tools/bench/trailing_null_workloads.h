@@ -1,4 +1,4 @@
-// The row shapes of the 2012 trailing-NULL measurements (../shared/docs/workloads.md): all INT4
+// The row shapes of the 2012 trailing-NULL measurements (docs/workloads.md §1): all INT4
 // unless said, each row's last `trailing` columns NULL in phase A, the last column set non-null in
 // phase B, and set back to NULL in phase C.
 #ifndef PGSTORE_TOOLS_BENCH_TRAILING_NULL_WORKLOADS_H_

@@ -1,4 +1,4 @@
-// The six UPDATE shapes of the 2014 WAL-delta measurements (../shared/docs/workloads.md), as
+// The six UPDATE shapes of the 2014 WAL-delta measurements (docs/workloads.md §2), as
 // (old tuple, new tuple) pairs formed with storage/tuple the way a table of those columns stores
 // them. Values are random and non-repetitive (letters and integers from a seeded generator), so
 // any match an encoder finds is one the update left, not one inside a value.

@@ -1,6 +1,7 @@
-// UPDATE WAL deltas on the six update shapes of workloads.md (tools/bench/update_workloads.h):
-// per case and method, the bytes of block 0's data per update (what PostgreSQL would log for the
-// new tuple), encode and decode (redo) ns per update, each with its ratio to no delta.
+// UPDATE WAL deltas on the six update shapes of docs/workloads.md §2
+// (tools/bench/update_workloads.h): per case and method, the bytes of block 0's data per update
+// (what PostgreSQL would log for the new tuple), encode and decode (redo) ns per update, each with
+// its ratio to no delta.
 //
 //   bazel run --config=bench //tools/bench:waldelta_bench -- [--updates N] [--reps N] [--case S]
 //
