@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""tools/mutants finds mutants only in code (not in comments, strings, template brackets,
+#include lines or static_assert), and applying then reverting one leaves the file as it was."""
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+loader = importlib.machinery.SourceFileLoader("mutants", os.path.join(HERE, "mutants"))
+spec = importlib.util.spec_from_loader("mutants", loader)
+mutants = importlib.util.module_from_spec(spec)
+loader.exec_module(mutants)
+
+SOURCE = """#include <vector>
+// a < b in a comment
+static_assert(kSize == 8, "size");
+bool F(int a, int b, const std::vector<int>& v) {
+  const char* s = "x < y && z";  /* c == d */
+  if (a < b && v.size() >= 2) return true;
+  total += 3;
+  return false;
+}
+"""
+
+
+class MutantsTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.path = os.path.join(self.dir, "f.cc")
+        with open(self.path, "w") as f:
+            f.write(SOURCE)
+
+    def kinds(self):
+        return sorted((m["line"], m["kind"], m["old"].strip(), m["new"].strip())
+                      for m in mutants.mutants_of(self.path))
+
+    def test_only_code_is_mutated(self):
+        self.assertEqual(self.kinds(), [
+            (6, "bool", "return true;", "return false;"),
+            (6, "const", "2", "1"),
+            (6, "const", "2", "3"),
+            (6, "logic", "&&", "||"),
+            (6, "rel", "<", "<="),
+            (6, "rel", ">=", ">"),
+            (7, "const", "3", "2"),
+            (7, "const", "3", "4"),
+            (7, "delete", "total += 3;", ""),
+            (8, "bool", "return false;", "return true;"),
+        ])
+
+    def test_apply_then_revert_restores_the_file(self):
+        for m in mutants.mutants_of(self.path):
+            m = dict(m, file=os.path.relpath(self.path, "/"))
+            mutants.apply("/", m)
+            with open(self.path) as f:
+                self.assertNotEqual(f.read(), SOURCE)
+            mutants.apply("/", m, reverse=True)
+            with open(self.path) as f:
+                self.assertEqual(f.read(), SOURCE)
+
+
+if __name__ == "__main__":
+    sys.argv[1:] = []
+    unittest.main()
