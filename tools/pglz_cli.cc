@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "storage/pglz/compress.h"
+#include "tools/cli_path.h"
 #include "storage/pglz/decompress.h"
 #include "storage/pglz/pglz_format.h"
 #include "storage/pglz/toast_datum.h"
@@ -32,12 +33,6 @@ int Usage() {
 int Fail(const std::string& msg) {
   std::cerr << "pglz: " << msg << "\n";
   return 1;
-}
-
-std::string Resolve(const std::string& path) {
-  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || path[0] == '/' || cwd == nullptr) return path;
-  return std::string(cwd) + "/" + path;
 }
 
 bool ReadFile(const std::string& path, std::vector<uint8_t>* out, std::string* err) {
@@ -84,7 +79,7 @@ int Compress(const std::vector<std::string>& args) {
         return Fail("unknown strategy '" + s + "' (default or always)");
       }
     } else {
-      paths.push_back(Resolve(args[i]));
+      paths.push_back(pgstore::cli::ResolvePath(args[i]));
     }
   }
   if (paths.size() != 2) return Usage();
@@ -114,7 +109,7 @@ int Decompress(const std::vector<std::string>& args) {
     } else if (args[i] == "--partial") {
       partial = true;
     } else {
-      paths.push_back(Resolve(args[i]));
+      paths.push_back(pgstore::cli::ResolvePath(args[i]));
     }
   }
   if (paths.size() != 2 || rawsize < 0) return Usage();

@@ -1,7 +1,8 @@
 // bazel run //tools/pageinspect -- items FILE
 // bazel run //tools/pageinspect -- split FILE --schema TYPES
 //
-// Lists every page of a heap relation file like PostgreSQL's pageinspect (see pageinspect.h).
+// Lists every page of a heap relation file like PostgreSQL's pageinspect (see pageinspect.h). A
+// relative FILE is the caller's (BUILD_WORKING_DIRECTORY under bazel run).
 // Problems go to stderr, one line each, naming the page, the line pointer and the failed check;
 // the listing goes on. Exit status: 0 clean, 1 problems found, 2 bad usage or unreadable file.
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "storage/page/page_format.h"
+#include "tools/cli_path.h"
 #include "tools/pageinspect/pageinspect.h"
 
 namespace {
@@ -29,7 +31,7 @@ int Usage() {
 int main(int argc, char** argv) {
   using namespace pgstore;
   if (argc < 3) return Usage();
-  const std::string mode = argv[1], path = argv[2];
+  const std::string mode = argv[1], path = cli::ResolvePath(argv[2]);
   std::string schema;
   for (int i = 3; i < argc; ++i) {
     if (std::string(argv[i]) == "--schema" && i + 1 < argc) {

@@ -19,6 +19,7 @@
 #include "storage/common/bytes.h"
 #include "storage/waldelta/update_delta.h"
 #include "storage/waldelta/update_record.h"
+#include "tools/cli_path.h"
 #include "tools/pg_capture/tsv.h"
 
 namespace pgstore {
@@ -126,5 +127,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: pg_wal_replay UPDATES_TSV\n");
     return 2;
   }
-  return pgstore::Run(argv[1]);
+  return pgstore::Run(pgstore::cli::ResolvePath(argv[1]).c_str());
 }
