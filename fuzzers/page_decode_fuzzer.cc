@@ -60,8 +60,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     got.emplace_back(p.lp, check);
   }
   if (got != expected) {
-    for (const auto& [lp, check] : got) std::fprintf(stderr, "verifier: %d %s\n", lp, check.c_str());
-    for (const auto& [lp, check] : expected) std::fprintf(stderr, "model:    %d %s\n", lp, check.c_str());
+    for (const auto& [lp, check] : got)
+      std::fprintf(stderr, "verifier: %d %s\n", lp, check.c_str());
+    for (const auto& [lp, check] : expected)
+      std::fprintf(stderr, "model:    %d %s\n", lp, check.c_str());
     FUZZ_ASSERT(got == expected);
   }
   page::HeapPage pg = *page::HeapPage::FromBytes(view);

@@ -43,7 +43,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         auto model_part = models::PglzModelDecompress(payload, want, want == raw);
         FUZZ_ASSERT(part.ok() == model_part.has_value());
         if (part.ok()) FUZZ_ASSERT(*part == *model_part);
-        if (part.ok() && full.ok()) FUZZ_ASSERT(std::equal(part->begin(), part->end(), full->begin()));
+        if (part.ok() && full.ok())
+          FUZZ_ASSERT(std::equal(part->begin(), part->end(), full->begin()));
       }
     } else {
       FUZZ_ASSERT(!full.ok());

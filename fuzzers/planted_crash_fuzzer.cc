@@ -1,7 +1,8 @@
 // A fuzz target with deliberate bugs, for testing the campaign tools (tools/fuzzing/tests): an
 // input starting "BUG" reads one byte past its heap copy (AddressSanitizer), one starting "ASSERT"
-// fails an assertion. Its seed corpus does not crash, so its replay test passes; its "planted-crash"
-// tag keeps it out of every campaign, coverage run and OSS-Fuzz build that does not name it.
+// fails an assertion. Its seed corpus does not crash, so its replay test passes; its
+// "planted-crash" tag keeps it out of every campaign, coverage run and OSS-Fuzz build that does not
+// name it.
 #include <cstdint>
 #include <cstring>
 

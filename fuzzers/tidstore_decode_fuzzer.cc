@@ -57,7 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     model[x.block].insert(x.offset);
   }
   StatusOr<tidstore::TidStore> radix = tidstore::TidStore::BuildFromSorted(tids, burst);
-  StatusOr<tidstore::SortedArrayTidStore> array = tidstore::SortedArrayTidStore::BuildFromSorted(tids);
+  StatusOr<tidstore::SortedArrayTidStore> array =
+      tidstore::SortedArrayTidStore::BuildFromSorted(tids);
   FUZZ_ASSERT(radix.ok() == valid && array.ok() == valid);
   if (!valid) {
     FUZZ_ASSERT(radix.status().IsInvalidArgument() && array.status().IsInvalidArgument());

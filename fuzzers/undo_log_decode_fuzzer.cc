@@ -31,7 +31,8 @@ uint64_t StreamIndex(undo::UndoRecPtr p) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 4 * undo::kUndoPageSize) return 0;  // four pages reach every page-crossing case
   std::vector<undo::UndoPage> pages((size + undo::kUndoPageSize - 1) / undo::kUndoPageSize);
-  for (size_t i = 0; i < size; ++i) pages[i / undo::kUndoPageSize][i % undo::kUndoPageSize] = data[i];
+  for (size_t i = 0; i < size; ++i)
+    pages[i / undo::kUndoPageSize][i % undo::kUndoPageSize] = data[i];
   StatusOr<undo::UndoLog> log = undo::UndoLog::FromPages(kLogNo, pages);
   if (!log.ok()) {
     FUZZ_ASSERT(log.status().IsCorruption());

@@ -47,7 +47,10 @@ void SetState(undo::XactTable* xacts, uint32_t xid, int state) {
   }
   if (xid != 0 && state != 2) {
     (void)t.Begin(xid);
-    if (state == 0) (void)t.Commit(xid); else t.MarkAborted(xid);
+    if (state == 0)
+      (void)t.Commit(xid);
+    else
+      t.MarkAborted(xid);
   }
   *xacts = t.AfterCrash();
 }
@@ -116,7 +119,8 @@ void CheckRecovery(const Harness::CrashImage& image) {
   for (size_t i = 0; i < page::kPageHeaderSize; ++i) {
     if (i != page::kOffFlags && i != page::kOffFlags + 1) FUZZ_ASSERT(after[i] == before[i]);
   }
-  const size_t lower = LoadLE16(&before[page::kOffLower]), upper = LoadLE16(&before[page::kOffUpper]);
+  const size_t lower = LoadLE16(&before[page::kOffLower]),
+               upper = LoadLE16(&before[page::kOffUpper]);
   for (size_t i = lower; i < upper && i < page::kPageSize; ++i) FUZZ_ASSERT(after[i] == before[i]);
   for (int s = 1; s <= image.slots; ++s) {
     const size_t off = page::kPageSize - (image.slots - s + 1) * undo::kTransInfoSize;

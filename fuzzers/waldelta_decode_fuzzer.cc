@@ -65,8 +65,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (x.ok()) FUZZ_ASSERT(x->Serialize() == bytes.ToVector());
     StatusOr<ByteView> user = waldelta::UserData(bytes);
     const size_t hoff = bytes.size > 22 ? bytes[22] : 0;
-    const bool ok = bytes.size >= waldelta::kTupleHeaderSize && hoff >= waldelta::kTupleHeaderSize &&
-                    hoff <= bytes.size;
+    const bool ok = bytes.size >= waldelta::kTupleHeaderSize &&
+                    hoff >= waldelta::kTupleHeaderSize && hoff <= bytes.size;
     FUZZ_ASSERT(user.ok() == ok);
     if (ok) FUZZ_ASSERT(user->data == bytes.data + hoff && user->size == bytes.size - hoff);
     const std::string name(reinterpret_cast<const char*>(bytes.data), bytes.size);
@@ -75,7 +75,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                 name == "pglz-history" || name == "chunk" || name == "auto"));
     if (method.ok()) FUZZ_ASSERT(waldelta::DeltaMethodName(*method) == name);
     const Parts p = Cut(payload, old_len);  // old tuple, new tuple
-    const bool encodable = waldelta::UserData(p.First()).ok() && waldelta::UserData(p.Second()).ok() &&
+    const bool encodable = waldelta::UserData(p.First()).ok() &&
+                           waldelta::UserData(p.Second()).ok() &&
                            p.second.size() <= waldelta::kMaxHeapTupleSize;
     for (waldelta::DeltaMethod m :
          {waldelta::DeltaMethod::kNone, waldelta::DeltaMethod::kPrefixSuffix,

@@ -72,8 +72,7 @@ inline UpdatePairInput DecodeUpdatePair(const uint8_t* data, size_t size) {
   const ByteView old_data = payload.Sub(0, cut);
   const ByteView rest = payload.Sub(cut, payload.size - cut);
   const size_t bitmap_bytes = 1 + ((shape >> 2) & 7);
-  std::vector<uint8_t> new_data =
-      mutate < 4 ? EditData(old_data, rest) : rest.ToVector();
+  std::vector<uint8_t> new_data = mutate < 4 ? EditData(old_data, rest) : rest.ToVector();
   if (new_data.size() > 8000) new_data.resize(8000);  // keep within MaxHeapTupleSize
   UpdatePairInput u;
   u.old_tuple = MakeTuple(old_data, shape & 1, bitmap_bytes);

@@ -213,10 +213,11 @@ RC_GTEST_PROP(TidStoreProperty, OperationSequencesMatchTheModel, ()) {
   const size_t burst = *rc::gen::element<size_t>(1, 2, 4, 16, 64, kDefaultBurstEntries);
   RC_TAG(burst);
   Stores stores(burst);
-  rc::state::check(TidStoreModel(), stores,
-                   rc::state::gen::execOneOfWithArgs<SetOffsets, SetOffsets, SetOffsets,
-                                                     SetInvalidOffsets, IsMember, IsMember, Iterate,
-                                                     RemoveBlock, UnionWith, Shrink, MemorySanity>());
+  rc::state::check(
+      TidStoreModel(), stores,
+      rc::state::gen::execOneOfWithArgs<SetOffsets, SetOffsets, SetOffsets, SetInvalidOffsets,
+                                        IsMember, IsMember, Iterate, RemoveBlock, UnionWith, Shrink,
+                                        MemorySanity>());
   RC_ASSERT(Contents(stores.radix).size() == stores.radix.num_blocks());
 }
 

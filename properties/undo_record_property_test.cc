@@ -127,10 +127,12 @@ RC_GTEST_PROP(UndoLogProperty, BackwardWalksVisitExactlyTheRecordsWritten, ()) {
   RC_ASSERT(back == std::vector<UndoRecPtr>(ptrs.rbegin(), ptrs.rend()));
   // The last transaction's walk: exactly its records.
   std::vector<UndoRecPtr> walked;
-  RC_ASSERT(log.WalkTransactionBackward(ptrs.back(), [&](UndoRecPtr p, const UndoRecord& r) {
-                 walked.push_back(p);
-                 return r.xid == xids.back();
-               }).ok());
+  RC_ASSERT(log.WalkTransactionBackward(ptrs.back(),
+                                        [&](UndoRecPtr p, const UndoRecord& r) {
+                                          walked.push_back(p);
+                                          return r.xid == xids.back();
+                                        })
+                .ok());
   std::vector<UndoRecPtr> expect;
   for (size_t i = ptrs.size(); i-- > 0 && xids[i] == xids.back();) expect.push_back(ptrs[i]);
   RC_ASSERT(walked == expect);
@@ -139,7 +141,8 @@ RC_GTEST_PROP(UndoLogProperty, BackwardWalksVisitExactlyTheRecordsWritten, ()) {
   StatusOr<UndoLog> whole = UndoLog::FromPages(log.logno(), pages);
   RC_ASSERT(whole.ok());
   RC_ASSERT(whole->num_records() == log.num_records());
-  std::vector<UndoPage> cut(pages.begin(), pages.begin() + *rc::gen::inRange<size_t>(0, pages.size() + 1));
+  std::vector<UndoPage> cut(pages.begin(),
+                            pages.begin() + *rc::gen::inRange<size_t>(0, pages.size() + 1));
   StatusOr<UndoLog> part = UndoLog::FromPages(log.logno(), cut);
   RC_ASSERT(part.ok());
   RC_ASSERT(part->num_records() <= log.num_records());

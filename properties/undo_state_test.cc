@@ -43,11 +43,11 @@ uint16_t PickVisible(const ZheapModel& m) {
 }
 
 // run() applies the command to a copy of the model through the harness and asserts agreement.
-#define UNDO_RUN(call)                    \
+#define UNDO_RUN(call)                                           \
   void run(const ZheapModel& m, UndoHarness& h) const override { \
-    ZheapModel next = m;                  \
-    const std::string err = h.call;       \
-    RC_ASSERT(err == "");                 \
+    ZheapModel next = m;                                         \
+    const std::string err = h.call;                              \
+    RC_ASSERT(err == "");                                        \
   }
 
 struct Begin : Command {
@@ -62,14 +62,17 @@ struct Insert : Command {
   explicit Insert(const ZheapModel& m) : xid(PickRunning(m)), tuple(GenTuple()) {}
   void apply(ZheapModel& m) const override { m.Insert(xid, tuple); }
   UNDO_RUN(Insert(next, xid, tuple))
-  void show(std::ostream& os) const override { os << "Insert(" << xid << ", " << tuple.size() << " B)"; }
+  void show(std::ostream& os) const override {
+    os << "Insert(" << xid << ", " << tuple.size() << " B)";
+  }
 };
 
 struct Update : Command {
   uint32_t xid;
   uint16_t off;
   Bytes tuple;
-  explicit Update(const ZheapModel& m) : xid(PickRunning(m)), off(PickVisible(m)), tuple(GenTuple()) {}
+  explicit Update(const ZheapModel& m)
+      : xid(PickRunning(m)), off(PickVisible(m)), tuple(GenTuple()) {}
   void apply(ZheapModel& m) const override {
     uint16_t unused;
     m.Update(xid, off, tuple, &unused);

@@ -18,15 +18,14 @@ namespace {
 using waldelta::DeltaMethod;
 
 const DeltaMethod kMethods[] = {DeltaMethod::kNone, DeltaMethod::kPrefixSuffix,
-                                DeltaMethod::kPglzHistory, DeltaMethod::kChunk,
-                                DeltaMethod::kAuto};
+                                DeltaMethod::kPglzHistory, DeltaMethod::kChunk, DeltaMethod::kAuto};
 const waldelta::RedoHeader kRedo{4242, 7, 0x01020304, 11};
 const models::ModelRedoHeader kModelRedo{4242, 7, 0x01020304, 11};
 
 // The new tuple as redo rebuilds it: the original with the fields redo sets itself.
 std::vector<uint8_t> AsRedone(std::vector<uint8_t> t) {
-  const std::vector<uint8_t> header = {0x92, 0x10, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0,
-                                       0x02, 0x01, 0x04, 0x03, 11, 0};
+  const std::vector<uint8_t> header = {0x92, 0x10, 0, 0,    7,    0,    0,    0,  0,
+                                       0,    0,    0, 0x02, 0x01, 0x04, 0x03, 11, 0};
   std::copy(header.begin(), header.end(), t.begin());
   return t;
 }
@@ -67,8 +66,8 @@ RC_GTEST_PROP(WalDeltaProperty, PrefixSuffixFollowsPostgresRules, ()) {
 
 RC_GTEST_PROP(WalDeltaProperty, GeneralMethodsNeverLogMoreThanPrefixSuffix, ()) {
   const generators::UpdateCase u = *generators::genUpdateCase();
-  const size_t ps =
-      waldelta::EncodeUpdate(u.old_tuple, u.new_tuple, DeltaMethod::kPrefixSuffix)->block_data.size();
+  const size_t ps = waldelta::EncodeUpdate(u.old_tuple, u.new_tuple, DeltaMethod::kPrefixSuffix)
+                        ->block_data.size();
   for (DeltaMethod m : {DeltaMethod::kPglzHistory, DeltaMethod::kChunk, DeltaMethod::kAuto}) {
     RC_ASSERT(waldelta::EncodeUpdate(u.old_tuple, u.new_tuple, m)->block_data.size() <= ps);
   }

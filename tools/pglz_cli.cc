@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "storage/pglz/compress.h"
-#include "tools/cli_path.h"
 #include "storage/pglz/decompress.h"
 #include "storage/pglz/pglz_format.h"
 #include "storage/pglz/toast_datum.h"
+#include "tools/cli_path.h"
 
 namespace {
 

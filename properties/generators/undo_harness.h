@@ -45,7 +45,8 @@ class UndoHarness {
     if (off.status().IsBusy() != busy) return "Insert: " + Verdict(busy, off.status());
     if (!busy) {
       if (!off.ok()) return "Insert: " + off.status().ToString();
-      if (*off != expect) return "Insert: offset " + std::to_string(*off) + ", model " + std::to_string(expect);
+      if (*off != expect)
+        return "Insert: offset " + std::to_string(*off) + ", model " + std::to_string(expect);
       inserted_[xid].insert(*off);
     }
     return CheckVisible(m, "Insert");
@@ -59,7 +60,8 @@ class UndoHarness {
     if (got.status().IsBusy() != busy) return "Update: " + Verdict(busy, got.status());
     if (!busy) {
       if (!got.ok()) return "Update: " + got.status().ToString();
-      if (*got != expect) return "Update: offset " + std::to_string(*got) + ", model " + std::to_string(expect);
+      if (*got != expect)
+        return "Update: offset " + std::to_string(*got) + ", model " + std::to_string(expect);
       if (*got != off) inserted_[xid].insert(*got);
     }
     return CheckVisible(m, "Update");

@@ -1,7 +1,7 @@
 // Reference model of heap page space and of where PostgreSQL's heap puts tuples
 // (docs/formats.md §2.3, §2.4; heap_insert / heap_update / RelationGetBufferForTuple with
-// fillfactor 100, no vacuum), written from the docs and sharing no code with storage/. A tuple of length L costs MAXALIGN(L)
-// of the 8168 usable bytes, plus 4 for a new line pointer.
+// fillfactor 100, no vacuum), written from the docs and sharing no code with storage/. A tuple of
+// length L costs MAXALIGN(L) of the 8168 usable bytes, plus 4 for a new line pointer.
 #ifndef PGSTORE_PROPERTIES_MODELS_PAGE_MODEL_H_
 #define PGSTORE_PROPERTIES_MODELS_PAGE_MODEL_H_
 

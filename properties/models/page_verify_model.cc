@@ -66,14 +66,13 @@ std::vector<ModelFinding> ModelVerifyPage(
       if (l.len != 0) storage_ok();
     } else if (l.len == 0) {
       out.push_back({i, "normal line pointer has no length"});
-    } else if (storage_ok() &&
-               !tuple_ok(std::vector<uint8_t>(page.begin() + l.off, page.begin() + l.off + l.len))) {
+    } else if (storage_ok() && !tuple_ok(std::vector<uint8_t>(page.begin() + l.off,
+                                                              page.begin() + l.off + l.len))) {
       out.push_back({i, "tuple"});
     }
   }
-  std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-    return std::get<0>(a) < std::get<0>(b);
-  });
+  std::stable_sort(items.begin(), items.end(),
+                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
   for (size_t k = 1; k < items.size(); ++k) {
     if (std::get<0>(items[k]) < std::get<2>(items[k - 1])) {
       out.push_back({std::get<1>(items[k]),

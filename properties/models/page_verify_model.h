@@ -1,5 +1,6 @@
 // Reference model of the heap page verifier (storage/page/verify.h), written from the page format
-// as PostgreSQL 15's bufpage.h and itemid.h define it, sharing no code with storage/. It lists what a verifier must report about an 8192-byte page, in order:
+// as PostgreSQL 15's bufpage.h and itemid.h define it, sharing no code with storage/. It lists what
+// a verifier must report about an 8192-byte page, in order:
 //
 //   An all-zero page: nothing (a new page).
 //   Header: "bad page size or version" (pd_pagesize_version at byte 18 is not 0x2004);

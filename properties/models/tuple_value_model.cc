@@ -31,9 +31,14 @@ bool MagnitudeAtMost(std::string digits, const std::string& limit) {
 
 ModelParsed Integer(const std::string& type, const std::string& text) {
   const bool neg = !text.empty() && text[0] == '-';
-  const std::string digits = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? text.substr(1) : text;
+  const std::string digits =
+      (!text.empty() && (text[0] == '-' || text[0] == '+')) ? text.substr(1) : text;
   if (!AllDigits(digits)) return Bad();
-  struct Range { int bytes; const char* max_pos; const char* max_neg; };
+  struct Range {
+    int bytes;
+    const char* max_pos;
+    const char* max_neg;
+  };
   const Range r = type == "int2"   ? Range{2, "32767", "32768"}
                   : type == "int4" ? Range{4, "2147483647", "2147483648"}
                   : type == "int8" ? Range{8, "9223372036854775807", "9223372036854775808"}
@@ -95,9 +100,8 @@ ModelParsed Date(const std::string& text) {
   static const int kLength[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   if (y < 1 || m < 1 || d < 1 || d > kLength[m - 1]) return Bad();
   if (m == 2 && d == 29 && DaysFromYearOne(y, 3, 1) - DaysFromYearOne(y, 2, 1) != 29) return Bad();
-  return Ok(LittleEndian(static_cast<uint64_t>(DaysFromYearOne(y, m, d) -
-                                               DaysFromYearOne(2000, 1, 1)),
-                         4));
+  return Ok(LittleEndian(
+      static_cast<uint64_t>(DaysFromYearOne(y, m, d) - DaysFromYearOne(2000, 1, 1)), 4));
 }
 
 Bytes Varlena(const Bytes& data) {
@@ -121,14 +125,15 @@ bool KnownType(const std::string& name) {
 
 const std::vector<std::string>& ModelTypeNames() {
   static const std::vector<std::string> kNames = {
-      "int2", "int4",    "int8",   "float4", "float8", "bool", "\"char\"", "char",
-      "name", "text",    "varchar", "bpchar", "bytea", "numeric", "date",  "timestamp",
-      "timestamptz", "uuid", "oid", "jsonb",  "cstring"};
+      "int2", "int4",      "int8",        "float4",  "float8", "bool",  "\"char\"",
+      "char", "name",      "text",        "varchar", "bpchar", "bytea", "numeric",
+      "date", "timestamp", "timestamptz", "uuid",    "oid",    "jsonb", "cstring"};
   return kNames;
 }
 
 ModelParsed ModelParseValue(const std::string& type, const std::string& text) {
-  if (type == "int2" || type == "int4" || type == "int8" || type == "oid") return Integer(type, text);
+  if (type == "int2" || type == "int4" || type == "int8" || type == "oid")
+    return Integer(type, text);
   if (type == "float4" || type == "float8") return Float(type, text);
   if (type == "bool") {
     if (text == "t" || text == "true") return Ok({1});

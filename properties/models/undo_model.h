@@ -1,6 +1,6 @@
 // Reference model of a zheap page under transactions (storage/undo/zheap_table.h), written from
-// the rules and docs/formats.md §6, sharing no code with storage/: the page's visible contents
-// as a map from offset to tuple bytes (the 5-byte header without its transaction slot and
+// the rules and docs/formats.md §6, sharing no code with storage/: the page's visible
+// contents as a map from offset to tuple bytes (the 5-byte header without its transaction slot and
 // visibility bits, then the data), each running transaction's before-images (taken at its first
 // change of a tuple), and enough bookkeeping to predict PageAddItem's offsets and when an
 // operation must be Busy:
@@ -29,8 +29,8 @@ class ZheapModel {
 
   // The header and data without transaction slot and visibility bits.
   static Bytes Normalized(Bytes t) {
-    t[1] &= 0x07;                      // t_infomask2: keep natts (bits 0..10)
-    const uint16_t keep = 0x0007;      // t_infomask: HASNULL, HASVARWIDTH, HASEXTERNAL
+    t[1] &= 0x07;                  // t_infomask2: keep natts (bits 0..10)
+    const uint16_t keep = 0x0007;  // t_infomask: HASNULL, HASVARWIDTH, HASEXTERNAL
     t[2] &= keep & 0xFF;
     t[3] = 0;
     return t;

@@ -148,8 +148,7 @@ std::optional<Bytes> ModelPglzHistoryDecode(const Bytes& history, const Bytes& b
   return Bytes(window.begin() + history.size(), window.end());
 }
 
-std::optional<Bytes> ModelChunkDecode(const Bytes& old_data, const Bytes& body,
-                                      size_t target_len) {
+std::optional<Bytes> ModelChunkDecode(const Bytes& old_data, const Bytes& body, size_t target_len) {
   Bytes out;
   size_t i = 0;
   while (i < body.size()) {

@@ -38,8 +38,7 @@ std::optional<Bytes> ModelRedo(const Bytes& old_tuple, uint8_t flags, const Byte
 
 std::optional<Bytes> ModelPglzHistoryDecode(const Bytes& history, const Bytes& body,
                                             size_t target_len);
-std::optional<Bytes> ModelChunkDecode(const Bytes& old_data, const Bytes& body,
-                                      size_t target_len);
+std::optional<Bytes> ModelChunkDecode(const Bytes& old_data, const Bytes& body, size_t target_len);
 
 }  // namespace pgstore::models
 

@@ -1,5 +1,6 @@
 /* Forwards to PostgreSQL 15's pg_checksum_page; see postgres_checksum.h. */
-// clang-format off: postgres_fe.h must come first, it defines the types the others use.
+/* postgres_fe.h must come first: it defines the types the others use. */
+// clang-format off
 #include "postgres_fe.h"
 #include "storage/checksum_impl.h"
 // clang-format on

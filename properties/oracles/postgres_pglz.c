@@ -1,5 +1,6 @@
 /* Forwards to PostgreSQL 15's pglz in libpgcommon.a; see postgres_pglz.h. */
-// clang-format off: postgres_fe.h must come first, it defines the types the others use.
+/* postgres_fe.h must come first: it defines the types the others use. */
+// clang-format off
 #include "postgres_fe.h"
 #include "common/pg_lzcompress.h"
 // clang-format on

@@ -184,12 +184,14 @@ TEST(VerifyTest, ItemBelowPdUpper) {
   const uint16_t below = static_cast<uint16_t>(p.upper() - 48);
   p.SetItemId(2, ItemId{below, LpFlags::kNormal, 40});
   p.SetItemId(1, ItemId{static_cast<uint16_t>(below - 48), LpFlags::kDead, 40});
-  EXPECT_EQ(Checks(p), (std::vector<std::string>{"1: item below pd_upper", "2: item below pd_upper"}));
+  EXPECT_EQ(Checks(p),
+            (std::vector<std::string>{"1: item below pd_upper", "2: item below pd_upper"}));
 }
 
 TEST(VerifyTest, TooManyLinePointers) {
   HeapPage p;  // 292 unused line pointers: one more than MaxHeapTuplesPerPage
-  StoreLE16(p.mutable_data() + kOffLower, kPageHeaderSize + (kMaxHeapTuplesPerPage + 1) * kItemIdSize);
+  StoreLE16(p.mutable_data() + kOffLower,
+            kPageHeaderSize + (kMaxHeapTuplesPerPage + 1) * kItemIdSize);
   EXPECT_EQ(Checks(p), (std::vector<std::string>{"0: too many line pointers"}));
   StoreLE16(p.mutable_data() + kOffLower, kPageHeaderSize + kMaxHeapTuplesPerPage * kItemIdSize);
   EXPECT_TRUE(Checks(p).empty());

@@ -57,7 +57,9 @@ struct PackedLeaf : Node {
 
  private:
   const uint32_t* groups() const { return pool() + pool_units; }
-  const uint8_t* stream() const { return reinterpret_cast<const uint8_t*>(groups() + 2 * num_groups); }
+  const uint8_t* stream() const {
+    return reinterpret_cast<const uint8_t*>(groups() + 2 * num_groups);
+  }
 };
 
 }  // namespace pgstore::tidstore::internal

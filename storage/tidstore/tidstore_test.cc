@@ -184,8 +184,9 @@ TEST(TidStoreTest, MaximallySparseStoresCostLessThanTheArray) {
     for (uint32_t i = 0; i < count; ++i) {
       const uint32_t block = i * step + (step > 7 ? i % 7 : 0);
       // Every 5th block holds a pool entry (two offsets), the rest one embedded offset.
-      const std::vector<uint16_t> offsets =
-          i % 5 == 0 ? std::vector<uint16_t>{3, 2048} : std::vector<uint16_t>{uint16_t(1 + i % 291)};
+      const std::vector<uint16_t> offsets = i % 5 == 0
+                                                ? std::vector<uint16_t>{3, 2048}
+                                                : std::vector<uint16_t>{uint16_t(1 + i % 291)};
       for (uint16_t o : offsets) tids.push_back({block, o});
       want[block] = offsets;
     }

@@ -145,7 +145,8 @@ StatusOr<std::vector<uint8_t>> TupleDesc::ParseValue(const Attribute& attr,
     const double v = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size()) return bad();
     const float f = static_cast<float>(v);
-    if (errno == ERANGE || (attr.attlen == 4 && std::isfinite(v) && (std::isinf(f) || (v != 0 && f == 0)))) {
+    if (errno == ERANGE ||
+        (attr.attlen == 4 && std::isfinite(v) && (std::isinf(f) || (v != 0 && f == 0)))) {
       return Status::InvalidArgument(type + " value out of range: " + text);
     }
     std::vector<uint8_t> out(attr.attlen);
@@ -181,10 +182,10 @@ StatusOr<std::vector<uint8_t>> TupleDesc::ParseValue(const Attribute& attr,
         *d > DaysInMonth(static_cast<int64_t>(*y), static_cast<int64_t>(*m))) {
       return bad();
     }
-    return LittleEndian(static_cast<uint64_t>(DaysSince2000(static_cast<int64_t>(*y),
-                                                            static_cast<int64_t>(*m),
-                                                            static_cast<int64_t>(*d))),
-                        4);
+    return LittleEndian(
+        static_cast<uint64_t>(DaysSince2000(static_cast<int64_t>(*y), static_cast<int64_t>(*m),
+                                            static_cast<int64_t>(*d))),
+        4);
   }
   if (type == "bytea" && text.rfind("\\x", 0) == 0) {  // PostgreSQL's hex format
     std::vector<uint8_t> bytes;

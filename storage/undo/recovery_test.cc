@@ -146,8 +146,8 @@ TEST(RecoveryTest, UndoChainThatDoesNotPointBackIsCorruption) {
     EXPECT_TRUE(s3.IsCorruption()) << s3.ToString();
   }
   // The same record with no earlier record for the block rolls back.
-  EXPECT_TRUE(RecoverWithChain([](UndoRecPtr, UndoRecPtr) { return kInvalidUndoRecPtr; }, true)
-                  .ok());
+  EXPECT_TRUE(
+      RecoverWithChain([](UndoRecPtr, UndoRecPtr) { return kInvalidUndoRecPtr; }, true).ok());
 }
 
 TEST(RecoveryTest, SlotPointingAtAnotherTransactionsRecordIsCorruption) {
@@ -188,7 +188,8 @@ struct PagedLog {
       r.offset = static_cast<uint16_t>(i + 1);
       size_t len = 100 + (i * 397) % 2900;
       if (i == 15) {  // not a transaction's first: header, block part, payload header, trailer
-        const size_t used = UndoRecPtrOffset(log.insert_ptr()) % kUndoPageSize - kUndoPageHeaderSize;
+        const size_t used =
+            UndoRecPtrOffset(log.insert_ptr()) % kUndoPageSize - kUndoPageHeaderSize;
         const size_t fixed = kHeaderSize + kBlockPartSize + kPayloadHeaderSize + kTrailerSize;
         len = kUndoPageUsable - used - fixed;
         if (kUndoPageUsable - used < fixed + kZheapTupleHeaderSize) len += kUndoPageUsable;

@@ -21,8 +21,8 @@ size_t TransactionPartOffset(uint8_t info) {
 }  // namespace
 
 UndoRecPtr UndoLog::PtrOfStream(uint64_t s) const {
-  return MakeUndoRecPtr(logno_, (s / kUndoPageUsable) * kUndoPageSize + kUndoPageHeaderSize +
-                                    s % kUndoPageUsable);
+  return MakeUndoRecPtr(
+      logno_, (s / kUndoPageUsable) * kUndoPageSize + kUndoPageHeaderSize + s % kUndoPageUsable);
 }
 
 StatusOr<uint64_t> UndoLog::StreamOf(UndoRecPtr p) const {

@@ -70,8 +70,8 @@ class UndoLog {
   StatusOr<UndoRecPtr> Prev(UndoRecPtr p) const;
   // Calls fn on the transaction's records from `last` back to its first (the one with the
   // transaction part); stops early if fn returns false.
-  Status WalkTransactionBackward(UndoRecPtr last,
-                                 const std::function<bool(UndoRecPtr, const UndoRecord&)>& fn) const;
+  Status WalkTransactionBackward(
+      UndoRecPtr last, const std::function<bool(UndoRecPtr, const UndoRecord&)>& fn) const;
   // Sets the progress field of the transaction whose first record is `first`.
   Status SetProgress(UndoRecPtr first, uint32_t progress);
 

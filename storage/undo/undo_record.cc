@@ -5,9 +5,14 @@
 namespace pgstore::undo {
 
 const char* UndoTypeName(UndoType t) {
-  static const char* const kNames[] = {"INSERT",        "MULTI_INSERT",      "DELETE",
-                                       "INPLACE_UPDATE", "UPDATE",            "XID_LOCK_ONLY",
-                                       "XID_LOCK_FOR_UPDATE", "XID_MULTI_LOCK_ONLY",
+  static const char* const kNames[] = {"INSERT",
+                                       "MULTI_INSERT",
+                                       "DELETE",
+                                       "INPLACE_UPDATE",
+                                       "UPDATE",
+                                       "XID_LOCK_ONLY",
+                                       "XID_LOCK_FOR_UPDATE",
+                                       "XID_MULTI_LOCK_ONLY",
                                        "ITEMID_UNUSED"};
   const uint8_t i = static_cast<uint8_t>(t);
   return i <= kMaxUndoType ? kNames[i] : "?";
@@ -124,10 +129,9 @@ StatusOr<size_t> DeclaredRecordLength(ByteView head) {
     if (head.size < len + kPayloadHeaderSize) return size_t{0};
     const size_t payload_len = LoadLE16(p + len), tuple_len = LoadLE16(p + len + 2);
     if (payload_len + tuple_len == 0) return Status::Corruption("empty payload part");
-    const Status shape = CheckShapeSizes(static_cast<UndoType>(p[1]),
-                                         info & (kInfoPayloadContainsSlot |
-                                                 kInfoPayloadContainsSubxact),
-                                         payload_len, tuple_len);
+    const Status shape = CheckShapeSizes(
+        static_cast<UndoType>(p[1]),
+        info & (kInfoPayloadContainsSlot | kInfoPayloadContainsSubxact), payload_len, tuple_len);
     if (!shape.ok()) return Status::Corruption(shape.message());
     len += kPayloadHeaderSize + payload_len + tuple_len;
   }

@@ -1,5 +1,6 @@
 // zheap's undo record (EnterpriseDB/zheap, 2019: access/undorecord.h, undorecord.c), packed and
-// unpacked byte-compatibly with InsertUndoRecord / UnpackUndoRecord on a little-endian 64-bit build.
+// unpacked byte-compatibly with InsertUndoRecord / UnpackUndoRecord on a little-endian 64-bit
+// build.
 //
 // Packed layout: parts in this order, no padding between parts (all integers little-endian):
 //   header       24 bytes  0 rmid:u8 1 type:u8 2 info:u8 3 pad 4 prevlen:u16 6 pad:2 8 reloid:u32

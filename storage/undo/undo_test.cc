@@ -34,16 +34,16 @@ TEST(UndoRecordTest, PacksZheapLayout) {
   ASSERT_EQ(packed.size(), PackedSize(r));
   ASSERT_EQ(packed.size(), 24u + 14 + 4 + 8 + 2);
   EXPECT_EQ(packed[0], 22);
-  EXPECT_EQ(packed[1], 2);                            // UNDO_DELETE
-  EXPECT_EQ(packed[2], kInfoBlock | kInfoPayload);    // derived info
-  EXPECT_EQ(LoadLE16(&packed[4]), 0);                 // prevlen never filled
+  EXPECT_EQ(packed[1], 2);                          // UNDO_DELETE
+  EXPECT_EQ(packed[2], kInfoBlock | kInfoPayload);  // derived info
+  EXPECT_EQ(LoadLE16(&packed[4]), 0);               // prevlen never filled
   EXPECT_EQ(LoadLE32(&packed[8]), 16384u);
   EXPECT_EQ(LoadLE32(&packed[16]), 735u);
-  EXPECT_EQ(LoadLE64(&packed[24]), r.blkprev);       // block part right after the header
+  EXPECT_EQ(LoadLE64(&packed[24]), r.blkprev);  // block part right after the header
   EXPECT_EQ(LoadLE32(&packed[32]), 7u);
   EXPECT_EQ(LoadLE16(&packed[36]), 12);
-  EXPECT_EQ(LoadLE16(&packed[38]), 0);                // payload_len
-  EXPECT_EQ(LoadLE16(&packed[40]), 8);                // tuple_len
+  EXPECT_EQ(LoadLE16(&packed[38]), 0);  // payload_len
+  EXPECT_EQ(LoadLE16(&packed[40]), 8);  // tuple_len
   EXPECT_EQ(LoadLE16(&packed[packed.size() - 2]), packed.size());
   StatusOr<UndoRecord> back = UnpackUndoRecord(packed);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
@@ -60,10 +60,10 @@ TEST(UndoRecordTest, PartsInCodeOrderWithTransactionBeforePayload) {
   std::vector<uint8_t> packed;
   ASSERT_TRUE(PackUndoRecord(r, &packed).ok());
   EXPECT_EQ(packed[2], 0x01 | 0x02 | 0x04 | 0x08 | 0x10);
-  EXPECT_EQ(packed[24], 1);                                   // fork
-  EXPECT_EQ(LoadLE32(&packed[25 + 14 + 8]), 5u);              // dbid
+  EXPECT_EQ(packed[24], 1);                       // fork
+  EXPECT_EQ(LoadLE32(&packed[25 + 14 + 8]), 5u);  // dbid
   EXPECT_EQ(LoadLE64(&packed[25 + 14 + 16]), r.transaction.prevurp);
-  EXPECT_EQ(LoadLE16(&packed[25 + 14 + 32]), 4);              // payload_len
+  EXPECT_EQ(LoadLE16(&packed[25 + 14 + 32]), 4);  // payload_len
   EXPECT_EQ(*UnpackUndoRecord(packed), r);
 }
 
@@ -161,11 +161,13 @@ TEST(UndoLogTest, AppendFetchAndWalkBackward) {
   EXPECT_EQ(p, kInvalidUndoRecPtr);
   // The middle transaction, backwards, exactly its records.
   std::vector<UndoRecPtr> seen;
-  ASSERT_TRUE(log.WalkTransactionBackward(ptrs[19], [&](UndoRecPtr q, const UndoRecord& r) {
-                   EXPECT_EQ(r.xid, 801u);
-                   seen.push_back(q);
-                   return true;
-                 }).ok());
+  ASSERT_TRUE(log.WalkTransactionBackward(ptrs[19],
+                                          [&](UndoRecPtr q, const UndoRecord& r) {
+                                            EXPECT_EQ(r.xid, 801u);
+                                            seen.push_back(q);
+                                            return true;
+                                          })
+                  .ok());
   EXPECT_EQ(seen, std::vector<UndoRecPtr>(ptrs.rbegin() + 10, ptrs.rbegin() + 20));
   EXPECT_TRUE(log.Fetch(ptrs[3] + 1).status().IsInvalidArgument());
   EXPECT_TRUE(log.Fetch(MakeUndoRecPtr(4, 24)).status().IsInvalidArgument());
@@ -230,7 +232,7 @@ TEST(ZheapTest, AbortRestoresEveryTouchedTupleAndIsIdempotent) {
   ASSERT_EQ(before.size(), 4u);
 
   ASSERT_TRUE(xacts.Begin(11).ok());
-  EXPECT_EQ(*table.Update(11, offs[0], ZTuple("ALPHA")), offs[0]);        // in place
+  EXPECT_EQ(*table.Update(11, offs[0], ZTuple("ALPHA")), offs[0]);             // in place
   const uint16_t moved = *table.Update(11, offs[1], ZTuple("bravo, longer"));  // not in place
   EXPECT_NE(moved, offs[1]);
   ASSERT_TRUE(table.Delete(11, offs[2]).ok());
@@ -245,7 +247,7 @@ TEST(ZheapTest, AbortRestoresEveryTouchedTupleAndIsIdempotent) {
   ASSERT_TRUE(table.Abort(11).ok());
   EXPECT_EQ(table.VisibleTuples(), before);  // byte for byte, slot and flags included
   const std::vector<uint8_t> page_after(table.page().bytes().begin(), table.page().bytes().end());
-  ASSERT_TRUE(table.Rollback(11).ok());      // again: nothing changes
+  ASSERT_TRUE(table.Rollback(11).ok());  // again: nothing changes
   EXPECT_EQ(std::vector<uint8_t>(table.page().bytes().begin(), table.page().bytes().end()),
             page_after);
 }

@@ -8,7 +8,8 @@ ZheapPage::ZheapPage(int num_slots)
     : page_(static_cast<size_t>(num_slots) * kTransInfoSize), num_slots_(num_slots) {}
 
 StatusOr<ZheapPage> ZheapPage::FromBytes(ByteView bytes, int num_slots) {
-  if (!ValidSlotCount(num_slots)) return Status::InvalidArgument("transaction slots: 2, 4, 8, 16 or 31");
+  if (!ValidSlotCount(num_slots))
+    return Status::InvalidArgument("transaction slots: 2, 4, 8, 16 or 31");
   StatusOr<page::HeapPage> p = page::HeapPage::FromBytes(bytes);
   if (!p.ok()) return p.status();
   if (p->special() != page::kPageSize - num_slots * kTransInfoSize) {

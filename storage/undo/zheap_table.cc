@@ -161,8 +161,8 @@ StatusOr<uint16_t> ZheapTable::Update(uint32_t xid, uint16_t offnum, ByteView tu
     StatusOr<UndoRecPtr> p =
         WriteUndo(UndoType::kInplaceUpdate, xid, *slot, offnum, prevxid, {}, old);
     if (!p.ok()) return p.status();
-    SetTupleInfomask(t.data(), (TupleInfomask(t.data()) & ~kZheapVisibilityBits) |
-                                   kZheapInplaceUpdated);
+    SetTupleInfomask(t.data(),
+                     (TupleInfomask(t.data()) & ~kZheapVisibilityBits) | kZheapInplaceUpdated);
     page::ItemId id = page_.page().GetItemId(offnum);
     std::copy(t.begin(), t.end(), page_.mutable_page().mutable_data() + id.off);
     id.len = static_cast<uint16_t>(t.size());
@@ -190,8 +190,8 @@ Status ZheapTable::Delete(uint32_t xid, uint16_t offnum) {
   StatusOr<int> slot = AcquireSlot(xid);
   if (!slot.ok()) return slot.status();
   const std::vector<uint8_t> old = page_.Tuple(offnum)->ToVector();
-  StatusOr<UndoRecPtr> p = WriteUndo(UndoType::kDelete, xid, *slot, offnum,
-                                     SlotXid(TupleSlot(old.data())), {}, old);
+  StatusOr<UndoRecPtr> p =
+      WriteUndo(UndoType::kDelete, xid, *slot, offnum, SlotXid(TupleSlot(old.data())), {}, old);
   if (!p.ok()) return p.status();
   uint8_t* o = *page_.MutableTuple(offnum);
   SetTupleSlot(o, *slot);
@@ -268,8 +268,7 @@ Status ZheapTable::Apply(const UndoRecord& r) {
 
 bool ZheapTable::InTupleSpace(size_t off, size_t n) const {
   const page::HeapPage& p = page_.page();
-  return p.lower() <= p.upper() && off >= p.upper() && off <= p.special() &&
-         n <= p.special() - off;
+  return p.lower() <= p.upper() && off >= p.upper() && off <= p.special() && n <= p.special() - off;
 }
 
 Status ZheapTable::Rollback(uint32_t xid, RecoveryStats* stats) {

@@ -26,12 +26,13 @@
 //
 // Recovery reads bytes that may be corrupt (the page, the undo log, the commit log) and returns
 // Corruption rather than trusting them: a slot holding an id beyond 32 bits (pgstore's
-// transactions are 32-bit, epoch 0), two slots held by one transaction, a slot whose undo pointer is not a record of its own
-// transaction for this block; a chain whose blkprev does not point strictly backwards in the log
-// (so a walk takes at most UndoLog::num_records() steps: no loop, whatever the bytes); a record
-// that does not fit its item (a restored tuple, or a lock's 5-byte header, must lie between
-// pd_upper and pd_special, on a normal line pointer at least as long as a header). It never
-// writes outside the page's tuple space and never changes pd_lower, pd_upper or pd_special.
+// transactions are 32-bit, epoch 0), two slots held by one transaction, a slot whose undo pointer
+// is not a record of its own transaction for this block; a chain whose blkprev does not point
+// strictly backwards in the log (so a walk takes at most UndoLog::num_records() steps: no loop,
+// whatever the bytes); a record that does not fit its item (a restored tuple, or a lock's 5-byte
+// header, must lie between pd_upper and pd_special, on a normal line pointer at least as long as a
+// header). It never writes outside the page's tuple space and never changes pd_lower, pd_upper or
+// pd_special.
 #ifndef PGSTORE_STORAGE_UNDO_ZHEAP_TABLE_H_
 #define PGSTORE_STORAGE_UNDO_ZHEAP_TABLE_H_
 

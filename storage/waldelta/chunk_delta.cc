@@ -174,8 +174,8 @@ StatusOr<std::vector<uint8_t>> ChunkDecode(ByteView old_data, ByteView body, siz
     const size_t off = LoadLE16(body.data + i);
     i += 2;
     if (off > old_data.size || old_data.size - off < len) {
-      return Status::Corruption("copy of old[" + std::to_string(off) + ", +" +
-                                std::to_string(len) + ") beyond the old data");
+      return Status::Corruption("copy of old[" + std::to_string(off) + ", +" + std::to_string(len) +
+                                ") beyond the old data");
     }
     if (target_len - out.size() < len) return Status::Corruption("copy beyond the target");
     out.insert(out.end(), old_data.data + off, old_data.data + off + len);

@@ -69,8 +69,8 @@ std::vector<uint8_t> PglzHistoryEncode(ByteView history, ByteView target) {
   int32_t* const head = ws.head.data();
   int32_t* const prev = ws.prev.data();
   auto hash3 = [win, bits](size_t pos) {
-    const uint32_t v = uint32_t{win[pos]} | uint32_t{win[pos + 1]} << 8 |
-                       uint32_t{win[pos + 2]} << 16;
+    const uint32_t v =
+        uint32_t{win[pos]} | uint32_t{win[pos + 1]} << 8 | uint32_t{win[pos + 2]} << 16;
     return (v * 2654435761u) >> (32 - bits);
   };
   auto insert = [&](size_t pos) {

@@ -1,8 +1,8 @@
 #include "storage/waldelta/update_delta.h"
 
 #include <algorithm>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 
 #include "storage/pglz/pglz_format.h"
@@ -12,7 +12,8 @@
 namespace pgstore::waldelta {
 namespace {
 
-constexpr size_t kMinElision = 3;  // log_heap_update: a shorter prefix or suffix is not worth 2 bytes
+constexpr size_t kMinElision =
+    3;  // log_heap_update: a shorter prefix or suffix is not worth 2 bytes
 
 // A record of block 0: the lengths the flags announce, xl_heap_header and the bits (t_infomask2,
 // t_infomask, t_hoff and the bitmap lie contiguously in the tuple, bytes 18..t_hoff), then
@@ -48,8 +49,8 @@ void PrefixSuffixRecord(ByteView new_tuple, ByteView new_data, const PrefixSuffi
 }
 
 // The general delta's record, or nothing when its body would not be smaller than the middle.
-bool GeneralRecord(ByteView old_data, ByteView new_tuple, ByteView new_data,
-                   const PrefixSuffix& ps, DeltaBody method, UpdateRecord* out) {
+bool GeneralRecord(ByteView old_data, ByteView new_tuple, ByteView new_data, const PrefixSuffix& ps,
+                   DeltaBody method, UpdateRecord* out) {
   const ByteView middle = new_data.Sub(ps.prefix, new_data.size - ps.prefix - ps.suffix);
   if (middle.size < kMinDeltaMiddle) return false;
   const std::vector<uint8_t> body = method == DeltaBody::kPglzHistory
@@ -71,9 +72,9 @@ inline bool NullBitmapChanged(ByteView old_tuple, ByteView new_tuple) {
   constexpr uint32_t kHasNullAndHoff = 0x00FF0100;
   const uint32_t old_word = LoadLE32(old_tuple.data + 19), new_word = LoadLE32(new_tuple.data + 19);
   if ((old_word ^ new_word) & kHasNullAndHoff) return true;
-  return (new_word & 0x100) && std::memcmp(old_tuple.data + kTupleHeaderSize,
-                                           new_tuple.data + kTupleHeaderSize,
-                                           new_tuple[22] - kTupleHeaderSize) != 0;
+  return (new_word & 0x100) &&
+         std::memcmp(old_tuple.data + kTupleHeaderSize, new_tuple.data + kTupleHeaderSize,
+                     new_tuple[22] - kTupleHeaderSize) != 0;
 }
 
 // Auto's probe: whether one of the two 4-byte words in the middle of the new data (at a multiple
@@ -145,8 +146,7 @@ PrefixSuffix FindPrefixSuffix(ByteView old_data, ByteView new_data) {
     q += 8;
   }
   if (q + 8 > limit) {
-    while (q < limit &&
-           old_data[old_data.size - q - 1] == new_data[new_data.size - q - 1]) {
+    while (q < limit && old_data[old_data.size - q - 1] == new_data[new_data.size - q - 1]) {
       ++q;
     }
   }
@@ -154,8 +154,8 @@ PrefixSuffix FindPrefixSuffix(ByteView old_data, ByteView new_data) {
   return ps;
 }
 
-Status EncodeUpdateInto(ByteView old_tuple, ByteView new_tuple, DeltaMethod method,
-                        bool eligible, UpdateRecord* out, AutoBudget* budget) {
+Status EncodeUpdateInto(ByteView old_tuple, ByteView new_tuple, DeltaMethod method, bool eligible,
+                        UpdateRecord* out, AutoBudget* budget) {
   StatusOr<ByteView> old_data = UserData(old_tuple);
   if (!old_data.ok()) return Status::InvalidArgument("old tuple: " + old_data.status().message());
   StatusOr<ByteView> new_data = UserData(new_tuple);
@@ -177,8 +177,8 @@ Status EncodeUpdateInto(ByteView old_tuple, ByteView new_tuple, DeltaMethod meth
   bool try_pglz = method == DeltaMethod::kPglzHistory;
   bool try_chunk = method == DeltaMethod::kChunk;
   // A shared word inside the prefix or the suffix says nothing about the middle.
-  const bool probe_in_middle =
-      shared_at != SIZE_MAX && shared_at >= ps.prefix && shared_at + 4 <= new_data->size - ps.suffix;
+  const bool probe_in_middle = shared_at != SIZE_MAX && shared_at >= ps.prefix &&
+                               shared_at + 4 <= new_data->size - ps.suffix;
   if (probe && new_data->size - ps.prefix - ps.suffix >= kMinDeltaMiddle &&
       (probe_in_middle || NullBitmapChanged(old_tuple, new_tuple))) {
     try_pglz = true;
@@ -186,8 +186,8 @@ Status EncodeUpdateInto(ByteView old_tuple, ByteView new_tuple, DeltaMethod meth
     try_chunk = old_data->size > pglz::kMaxOffset;
   }
   // A general record exists only when smaller than the prefix-suffix one; the smaller wins.
-  bool found = try_pglz &&
-               GeneralRecord(*old_data, new_tuple, *new_data, ps, DeltaBody::kPglzHistory, out);
+  bool found =
+      try_pglz && GeneralRecord(*old_data, new_tuple, *new_data, ps, DeltaBody::kPglzHistory, out);
   if (try_chunk) {
     UpdateRecord chunk;
     if (GeneralRecord(*old_data, new_tuple, *new_data, ps, DeltaBody::kChunk, &chunk) &&

@@ -20,9 +20,10 @@
 // Redo's new tuple: a 23-byte header (zero but for t_infomask2, t_infomask and t_hoff from
 // xl_heap_header, and the xmin, cmin = FirstCommandId, xmax and t_ctid redo sets), the bits, then
 // old[0, prefixlen) + middle + old[oldlen - suffixlen, oldlen), where old is the old tuple's user
-// data. PostgreSQL's redo trusts the record; ReconstructNewTuple does not: it requires t_hoff >= 23,
-// the bits within the payload, prefixlen + suffixlen <= the old tuple's data length, a delta that
-// decodes to exactly middle_len bytes, and a new tuple of at most MaxHeapTupleSize (8160) bytes.
+// data. PostgreSQL's redo trusts the record; ReconstructNewTuple does not: it requires t_hoff >=
+// 23, the bits within the payload, prefixlen + suffixlen <= the old tuple's data length, a delta
+// that decodes to exactly middle_len bytes, and a new tuple of at most MaxHeapTupleSize (8160)
+// bytes.
 #ifndef PGSTORE_STORAGE_WALDELTA_UPDATE_RECORD_H_
 #define PGSTORE_STORAGE_WALDELTA_UPDATE_RECORD_H_
 
@@ -48,9 +49,9 @@ inline constexpr uint8_t kFlagPgstoreDelta = 0x80;  // pgstore's; PostgreSQL 15 
 
 inline constexpr size_t kSizeOfHeapUpdate = 14;
 inline constexpr size_t kSizeOfHeapHeader = 5;
-inline constexpr size_t kTupleHeaderSize = tuple::kHeaderSize;           // SizeofHeapTupleHeader
+inline constexpr size_t kTupleHeaderSize = tuple::kHeaderSize;         // SizeofHeapTupleHeader
 inline constexpr size_t kMaxHeapTupleSize = tuple::kMaxHeapTupleSize;  // 8160
-inline constexpr size_t kDeltaHeaderSize = 3;     // method, middle_len
+inline constexpr size_t kDeltaHeaderSize = 3;                          // method, middle_len
 inline constexpr uint32_t kFirstCommandId = 0;
 
 // The XLOG_HEAP_* record types (xl_info & XLOG_HEAP_OPMASK) and flag.

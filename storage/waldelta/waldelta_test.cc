@@ -18,7 +18,9 @@ const DeltaMethod kAllMethods[] = {DeltaMethod::kNone, DeltaMethod::kPrefixSuffi
                                    DeltaMethod::kPglzHistory, DeltaMethod::kChunk,
                                    DeltaMethod::kAuto};
 
-std::vector<uint8_t> Bytes(const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); }
+std::vector<uint8_t> Bytes(const std::string& s) {
+  return std::vector<uint8_t>(s.begin(), s.end());
+}
 
 std::string RandomText(std::mt19937* rng, size_t n) {
   std::string s;
@@ -120,7 +122,8 @@ TEST(UpdateRecordTest, GeneralEncodersFindDataThatMoved) {
   // nothing, the general encoders find the shifted text.
   const std::vector<uint8_t> old_tuple = Tuple(1, a, b);
   const std::vector<uint8_t> new_tuple = Tuple(2, "!" + a, b + "!");
-  const size_t plain = EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kPrefixSuffix)->block_data.size();
+  const size_t plain =
+      EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kPrefixSuffix)->block_data.size();
   for (DeltaMethod m : {DeltaMethod::kPglzHistory, DeltaMethod::kChunk}) {
     StatusOr<UpdateRecord> r = EncodeUpdate(old_tuple, new_tuple, m);
     ASSERT_TRUE(r.ok());
@@ -166,7 +169,8 @@ TEST(UpdateRecordTest, AutoBudgetBacksOffAndRecovers) {
   for (int i = 0; i < 64; ++i) {  // a NULL appears: a delta pays off whenever auto looks
     const std::string a = RandomText(&rng, 300), b = RandomText(&rng, 300);
     ASSERT_TRUE(EncodeUpdateInto(Tuple(1, "x" + a, b), Tuple(2, "NULL", b + "!"),
-                                 DeltaMethod::kAuto, true, &r, &budget).ok());
+                                 DeltaMethod::kAuto, true, &r, &budget)
+                    .ok());
     if (r.flags & kFlagPgstoreDelta) {
       if (first_delta < 0) first_delta = i;
       ++deltas_after;
@@ -217,8 +221,8 @@ TEST(UpdateRecordTest, RedoRejectsMalformedRecords) {
   std::vector<uint8_t> d = good.block_data;
   StoreLE16(d.data(), 500);
   reject(good.flags, d, "beyond the old tuple");
-  reject(good.flags | kFlagSuffixFromOld, std::vector<uint8_t>(good.block_data.begin(),
-                                                               good.block_data.begin() + 3),
+  reject(good.flags | kFlagSuffixFromOld,
+         std::vector<uint8_t>(good.block_data.begin(), good.block_data.begin() + 3),
          "too short for suffixlen");
   reject(good.flags, std::vector<uint8_t>(good.block_data.begin(), good.block_data.begin() + 5),
          "xl_heap_header");
@@ -289,7 +293,7 @@ TEST(ChunkDeltaTest, DecoderRejectsMalformedBodies) {
     StatusOr<std::vector<uint8_t>> r = ChunkDecode(old_data, body, len);
     return r.ok() ? std::string("ok") : r.status().message();
   };
-  EXPECT_EQ(err({0x80, 2, 0}, 4), "ok");                        // copy old[2, 6)
+  EXPECT_EQ(err({0x80, 2, 0}, 4), "ok");  // copy old[2, 6)
   EXPECT_NE(err({0x80, 8, 0}, 4).find("beyond the old"), std::string::npos);
   EXPECT_NE(err({0x80, 2}, 4).find("truncated copy offset"), std::string::npos);
   EXPECT_NE(err({0xFF, 1}, 4).find("truncated copy length"), std::string::npos);

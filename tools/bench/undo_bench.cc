@@ -183,7 +183,8 @@ class AccessPattern {
     if (!zipf_) return 1 + rng_() % n_;
     const double u = std::uniform_real_distribution<double>(0, 1)(rng_);
     // Scatter the popular aids over the table (as a hash of the rank would).
-    const uint32_t rank = static_cast<uint32_t>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
+    const uint32_t rank =
+        static_cast<uint32_t>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
     return 1 + static_cast<uint32_t>((uint64_t{rank} * 2654435761u) % n_);
   }
 
@@ -209,8 +210,8 @@ int SimpleUpdate(uint32_t accounts, uint64_t updates, bool zipf) {
   std::vector<page::Tid> heap_tid(accounts + 1);
   for (uint32_t aid = 1; aid <= accounts; ++aid) {
     const std::vector<uint8_t> row = ZheapAccount(aid, 0);
-    StatusOr<uint16_t> off = pages.empty() ? StatusOr<uint16_t>(Status::Busy("none"))
-                                           : pages.back().Insert(xid, row);
+    StatusOr<uint16_t> off =
+        pages.empty() ? StatusOr<uint16_t>(Status::Busy("none")) : pages.back().Insert(xid, row);
     if (!off.ok()) {
       pages.emplace_back(undo::ZheapPage(4), 16384, static_cast<uint32_t>(pages.size()), &log,
                          &xacts);
@@ -272,10 +273,11 @@ int main(int argc, char** argv) {
     } else if (a == "--record-iterations" && i + 1 < argc) {
       record_iterations = std::atoi(argv[++i]);
     } else {
-      std::fprintf(stderr,
-                   "undo_bench: unknown argument '%s'\n"
-                   "usage: undo_bench [--accounts N] [--updates N] [--reps N] [--record-iterations N]\n",
-                   a.c_str());
+      std::fprintf(
+          stderr,
+          "undo_bench: unknown argument '%s'\n"
+          "usage: undo_bench [--accounts N] [--updates N] [--reps N] [--record-iterations N]\n",
+          a.c_str());
       return 2;
     }
   }

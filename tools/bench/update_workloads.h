@@ -62,32 +62,27 @@ inline UpdateRow ShortAndLong(std::mt19937* rng) {
 inline const std::vector<UpdateWorkload>& UpdateWorkloads() {
   using Row = UpdateRow;
   static const std::vector<UpdateWorkload> all = {
-      {"short-long, no change", "int4,text,text",
-       ShortAndLong,
+      {"short-long, no change", "int4,text,text", ShortAndLong,
        [](const Row& old, std::mt19937*) { return old; }},
-      {"short-long, one change", "int4,text,text",
-       ShortAndLong,
+      {"short-long, one change", "int4,text,text", ShortAndLong,
        [](const Row& old, std::mt19937* rng) {
          Row r = old;
          r[1] = RandomLetters(rng, 10);
          return r;
        }},
-      {"100 tiny, all changed", std::string(),
-       HundredInts,
+      {"100 tiny, all changed", std::string(), HundredInts,
        [](const Row& old, std::mt19937* rng) {
          Row r = old;
          for (auto& v : r) v = RandomInt(rng);
          return r;
        }},
-      {"100 tiny, half changed", std::string(),
-       HundredInts,
+      {"100 tiny, half changed", std::string(), HundredInts,
        [](const Row& old, std::mt19937* rng) {
          Row r = old;
          for (size_t i = 0; i < r.size(); i += 2) r[i] = RandomInt(rng);
          return r;
        }},
-      {"100 tiny, half nulled", std::string(),
-       HundredInts,
+      {"100 tiny, half nulled", std::string(), HundredInts,
        [](const Row& old, std::mt19937*) {
          Row r = old;
          for (size_t i = 0; i < r.size(); i += 2) r[i] = std::nullopt;

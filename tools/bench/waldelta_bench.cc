@@ -10,6 +10,8 @@
 // the median of --reps runs (default 5), the methods interleaved within each run. Every decoded
 // tuple is checked against the new tuple once. Ends with the goals of issue 4 and whether each
 // is met (exit 1 if not).
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -17,8 +19,6 @@
 #include <map>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "storage/waldelta/update_delta.h"
 #include "storage/waldelta/update_record.h"
@@ -201,8 +201,8 @@ int main(int argc, char** argv) {
     const Result none{results[DeltaMethod::kNone].bytes, Median(enc[DeltaMethod::kNone]),
                       Median(dec[DeltaMethod::kNone])};
     std::printf("\n%s: %zu updates, median of %d runs\n", w.name.c_str(), updates, reps);
-    std::printf("  %-14s %10s %8s %10s %8s %10s %8s\n", "method", "bytes/upd", "ratio",
-                "encode ns", "ratio", "decode ns", "ratio");
+    std::printf("  %-14s %10s %8s %10s %8s %10s %8s\n", "method", "bytes/upd", "ratio", "encode ns",
+                "ratio", "decode ns", "ratio");
     for (DeltaMethod m : kMethods) {
       Result& r = results[m];
       r.encode_ns = Median(enc[m]);
@@ -218,8 +218,8 @@ int main(int argc, char** argv) {
   }
 
   std::printf("\nsummary: bytes per update (ratio to none) and encode ns\n");
-  std::printf("  %-30s %16s %16s %16s %16s %16s\n", "case", "none", "prefix-suffix",
-              "pglz-history", "chunk", "auto");
+  std::printf("  %-30s %16s %16s %16s %16s %16s\n", "case", "none", "prefix-suffix", "pglz-history",
+              "chunk", "auto");
   bool goals_met = true;
   for (const auto& [name, results] : all) {
     std::printf("  %-30s", name.c_str());
@@ -251,7 +251,8 @@ int main(int argc, char** argv) {
     self[n] = 0;
     const std::string command = "'" + std::string(self) + "' --auto-overhead-child";
     for (int i = 0; i < kOverheadProcesses; ++i) {
-      std::fprintf(stderr, "waldelta_bench: auto's overhead when nothing matches: process %d of %d\n",
+      std::fprintf(stderr,
+                   "waldelta_bench: auto's overhead when nothing matches: process %d of %d\n",
                    i + 1, kOverheadProcesses);
       FILE* child = popen(command.c_str(), "r");
       double ratio = 0, control = 0;
@@ -264,13 +265,14 @@ int main(int argc, char** argv) {
       controls.push_back(control);
     }
     const double ratio = Median(ratios);
-    std::printf("\nnothing matches (%s): auto encodes at %+.1f%% of prefix-suffix's CPU "
-                "(goal < +5%%; per process %+.1f%%..%+.1f%%; A/A control %+.1f%%; median of %d "
-                "processes of %d interleaved rounds)\n",
-                kNothingMatches, 100.0 * (ratio - 1),
-                100.0 * (*std::min_element(ratios.begin(), ratios.end()) - 1),
-                100.0 * (*std::max_element(ratios.begin(), ratios.end()) - 1),
-                100.0 * (Median(controls) - 1), kOverheadProcesses, kOverheadRounds);
+    std::printf(
+        "\nnothing matches (%s): auto encodes at %+.1f%% of prefix-suffix's CPU "
+        "(goal < +5%%; per process %+.1f%%..%+.1f%%; A/A control %+.1f%%; median of %d "
+        "processes of %d interleaved rounds)\n",
+        kNothingMatches, 100.0 * (ratio - 1),
+        100.0 * (*std::min_element(ratios.begin(), ratios.end()) - 1),
+        100.0 * (*std::max_element(ratios.begin(), ratios.end()) - 1),
+        100.0 * (Median(controls) - 1), kOverheadProcesses, kOverheadRounds);
     if (ratio > 1.05) goals_met = false;
   }
   std::printf("%s\n", goals_met ? "all goals met" : "GOALS NOT MET");

@@ -107,10 +107,11 @@ int Run(const char* path) {
                              "\n  PostgreSQL " + Hex(block_data));
     }
   }
-  std::printf("pg_wal_replay: %d records: redo equals the page and prefix-suffix encoding equals "
-              "PostgreSQL's block data for all (%d prefix only, %d suffix only, %d both, %d HOT, "
-              "%d not HOT, %d to another page)\n",
-              records, prefix, suffix, both, hot, cold, other_page);
+  std::printf(
+      "pg_wal_replay: %d records: redo equals the page and prefix-suffix encoding equals "
+      "PostgreSQL's block data for all (%d prefix only, %d suffix only, %d both, %d HOT, "
+      "%d not HOT, %d to another page)\n",
+      records, prefix, suffix, both, hot, cold, other_page);
   if (records == 0 || prefix == 0 || suffix == 0 || both == 0 || hot == 0 || cold == 0 ||
       other_page == 0) {
     std::fprintf(stderr, "pg_wal_replay: the capture does not cover every kind of update\n");

@@ -22,7 +22,8 @@ using namespace pgstore::undo;
 
 void Write(const std::string& dir, const std::string& name, const std::vector<uint8_t>& bytes) {
   std::ofstream(dir + "/" + name, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
 }
 
 UndoRecord Record(UndoType type, int variant) {
@@ -107,12 +108,14 @@ int main(int argc, char** argv) {
   }
   // Scripts: slots, then (op, xid pick, args...) as undo_ops_fuzzer reads them.
   const std::vector<std::vector<uint8_t>> scripts = {
-      {1, 0, 1, 0, 3, 4, 'a', 'b', 'c', 'd', 1, 0, 3, 2, 'x', 'y', 5, 0, 0, 2, 0, 0, 3, 6, 'l', 'o', 'n', 'g', 'e', 'r', 3, 0, 0, 4, 0, 0, 6, 0},
+      {1, 0, 1, 0, 3, 4,   'a', 'b', 'c', 'd', 1,   0, 3, 2, 'x', 'y', 5, 0, 0,
+       2, 0, 0, 3, 6, 'l', 'o', 'n', 'g', 'e', 'r', 3, 0, 0, 4,   0,   0, 6, 0},
       {0, 0, 0, 1, 0, 2, 3, 'p', 'q', 'r', 1, 1, 2, 3, 's', 't', 'u', 2, 0, 0, 1, 1, 'v', 7},
       {4, 0, 1, 0, 1, 2, 'a', 'a', 0, 1, 1, 1, 2, 'b', 'b', 5, 0, 3, 1, 0, 6, 0, 7},
   };
   int n = 0;
-  for (const auto& s : scripts) Write(corpora + "/undo_ops_fuzzer", "script" + std::to_string(n++), s);
+  for (const auto& s : scripts)
+    Write(corpora + "/undo_ops_fuzzer", "script" + std::to_string(n++), s);
   std::fprintf(stderr, "make_undo_seeds: %d records, %d logs, %d scripts\n", records, logs, n);
   return 0;
 }
