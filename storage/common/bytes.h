@@ -19,6 +19,8 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 
 // MAXALIGN on a 64-bit build: tuples on a page, t_hoff and line pointer offsets are multiples of 8.
 inline constexpr size_t kMaxAlign = 8;
+// BLCKSZ: the size of a heap page, an undo page, and of the block a tuple must fit in.
+inline constexpr size_t kBlockSize = 8192;
 // n rounded up to a multiple of a. REQUIRES: a is a power of two.
 constexpr size_t AlignTo(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
 constexpr size_t MaxAlign(size_t n) { return AlignTo(n, kMaxAlign); }

@@ -24,7 +24,7 @@
 
 namespace pgstore::page {
 
-inline constexpr size_t kPageSize = 8192;                                 // BLCKSZ
+inline constexpr size_t kPageSize = kBlockSize;                           // BLCKSZ
 inline constexpr size_t kPageHeaderSize = 24;                             // SizeOfPageHeaderData
 inline constexpr size_t kItemIdSize = 4;                                  // sizeof(ItemIdData)
 inline constexpr uint16_t kLayoutVersion = 4;                             // PG_PAGE_LAYOUT_VERSION

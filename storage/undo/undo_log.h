@@ -40,7 +40,7 @@ namespace pgstore::undo {
 
 using UndoRecPtr = uint64_t;
 inline constexpr UndoRecPtr kInvalidUndoRecPtr = 0;
-inline constexpr size_t kUndoPageSize = 8192;
+inline constexpr size_t kUndoPageSize = kBlockSize;  // undo pages are blocks too
 inline constexpr size_t kUndoPageHeaderSize = 24;
 inline constexpr size_t kUndoPageUsable = kUndoPageSize - kUndoPageHeaderSize;  // 8168
 inline constexpr uint16_t kUndoPageContinues = 0x0001;

@@ -22,7 +22,8 @@ constexpr size_t kMinElision =
 void BuildRecord(ByteView new_tuple, const PrefixSuffix& ps,
                  std::initializer_list<ByteView> payload, std::vector<uint8_t>* out) {
   const size_t head_len = (ps.prefix > 0 ? 2 : 0) + (ps.suffix > 0 ? 2 : 0);
-  const ByteView header_and_bits = new_tuple.Sub(18, new_tuple[22] - 18);
+  const ByteView header_and_bits =
+      new_tuple.Sub(tuple::kOffInfomask2, new_tuple[tuple::kOffHoff] - tuple::kOffInfomask2);
   size_t size = head_len + header_and_bits.size;
   for (ByteView piece : payload) size += piece.size;
   out->resize(size);
@@ -66,15 +67,19 @@ bool GeneralRecord(ByteView old_data, ByteView new_tuple, ByteView new_data, con
 }
 
 // Whether the null bitmap changed: a NULL that came or went moved the data after it. One 32-bit
-// load per tuple (bytes 19..22: HEAP_HASNULL is bit 8, t_hoff bits 16..23) decides it unless
-// both tuples have a bitmap of the same length.
+// load per tuple (bytes 19..22: t_infomask's HEAP_HASNULL is bit 8, t_hoff bits 24..31) decides
+// it unless both tuples have a bitmap of the same length.
 inline bool NullBitmapChanged(ByteView old_tuple, ByteView new_tuple) {
-  constexpr uint32_t kHasNullAndHoff = 0x00FF0100;
-  const uint32_t old_word = LoadLE32(old_tuple.data + 19), new_word = LoadLE32(new_tuple.data + 19);
-  if ((old_word ^ new_word) & kHasNullAndHoff) return true;
-  return (new_word & 0x100) &&
+  constexpr size_t kWordAt = tuple::kOffInfomask - 1;
+  constexpr uint32_t kHasNullBit = uint32_t{tuple::kHasNull} << 8 * (tuple::kOffInfomask - kWordAt);
+  constexpr uint32_t kHoffBits = uint32_t{0xFF} << 8 * (tuple::kOffHoff - kWordAt);
+  static_assert(kHasNullBit == 0x100 && kHoffBits == 0xFF000000, "bytes 19..22 of the header");
+  const uint32_t old_word = LoadLE32(old_tuple.data + kWordAt);
+  const uint32_t new_word = LoadLE32(new_tuple.data + kWordAt);
+  if ((old_word ^ new_word) & (kHasNullBit | kHoffBits)) return true;
+  return (new_word & kHasNullBit) &&
          std::memcmp(old_tuple.data + kTupleHeaderSize, new_tuple.data + kTupleHeaderSize,
-                     new_tuple[22] - kTupleHeaderSize) != 0;
+                     new_tuple[tuple::kOffHoff] - kTupleHeaderSize) != 0;
 }
 
 // Auto's probe: whether one of the two 4-byte words in the middle of the new data (at a multiple

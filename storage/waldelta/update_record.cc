@@ -38,7 +38,7 @@ std::vector<uint8_t> XlHeapUpdate::Serialize() const {
 
 StatusOr<ByteView> UserData(ByteView tuple) {
   if (tuple.size < kTupleHeaderSize) return Status::Corruption("tuple shorter than its header");
-  const size_t hoff = tuple[22];
+  const size_t hoff = tuple[tuple::kOffHoff];
   if (hoff < kTupleHeaderSize || hoff > tuple.size) {
     return Status::Corruption("t_hoff " + std::to_string(hoff) + " outside the tuple");
   }
