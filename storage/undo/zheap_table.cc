@@ -12,47 +12,6 @@ std::string Off(uint16_t offnum) { return "tuple " + std::to_string(offnum); }
 
 }  // namespace
 
-Status XactTable::Begin(uint32_t xid) {
-  if (xid == 0) return Status::InvalidArgument("transaction id 0 is invalid");
-  if (states_.count(xid)) {
-    return Status::InvalidArgument("transaction " + std::to_string(xid) + " already exists");
-  }
-  states_[xid] = State::kInProgress;
-  running_.insert(xid);
-  return Status::Ok();
-}
-
-Status XactTable::Commit(uint32_t xid) {
-  if (!IsInProgress(xid)) {
-    return Status::InvalidArgument("transaction " + std::to_string(xid) + " is not running");
-  }
-  states_[xid] = State::kCommitted;
-  running_.erase(xid);
-  return Status::Ok();
-}
-
-bool XactTable::IsInProgress(uint32_t xid) const {
-  const auto it = states_.find(xid);
-  return it != states_.end() && it->second == State::kInProgress;
-}
-
-bool XactTable::IsCommitted(uint32_t xid) const {
-  const auto it = states_.find(xid);
-  return it != states_.end() && it->second == State::kCommitted;
-}
-
-bool XactTable::AllVisible(uint32_t xid) const {
-  return IsCommitted(xid) && (running_.empty() || *running_.begin() > xid);
-}
-
-XactTable XactTable::AfterCrash() const {
-  XactTable t;
-  for (const auto& [xid, state] : states_) {
-    if (state != State::kInProgress) t.states_[xid] = state;
-  }
-  return t;
-}
-
 uint32_t ZheapTable::SlotXid(int slot) const {
   return slot == kFrozenSlot || slot > page_.num_slots()
              ? 0
@@ -150,16 +109,14 @@ StatusOr<uint16_t> ZheapTable::Update(uint32_t xid, uint16_t offnum, ByteView tu
   if (tuple.size < kZheapTupleHeaderSize) {
     return Status::InvalidArgument("a zheap tuple has a 5-byte header");
   }
-  if (StatusOr<ByteView> t = Changeable(xid, offnum); !t.ok()) return t.status();
-  StatusOr<int> slot = AcquireSlot(xid);  // may freeze the tuple: read it after
-  if (!slot.ok()) return slot.status();
-  const std::vector<uint8_t> old = page_.Tuple(offnum)->ToVector();
-  const uint32_t prevxid = SlotXid(TupleSlot(old.data()));
+  StatusOr<OldVersion> old_version = BeginChange(xid, offnum);
+  if (!old_version.ok()) return old_version.status();
+  const auto& [slot, old, prevxid] = *old_version;
   std::vector<uint8_t> t = tuple.ToVector();
-  SetTupleSlot(t.data(), *slot);
+  SetTupleSlot(t.data(), slot);
   if (t.size() <= old.size()) {  // in place
     StatusOr<UndoRecPtr> p =
-        WriteUndo(UndoType::kInplaceUpdate, xid, *slot, offnum, prevxid, {}, old);
+        WriteUndo(UndoType::kInplaceUpdate, xid, slot, offnum, prevxid, {}, old);
     if (!p.ok()) return p.status();
     SetTupleInfomask(t.data(),
                      (TupleInfomask(t.data()) & ~kZheapVisibilityBits) | kZheapInplaceUpdated);
@@ -176,42 +133,47 @@ StatusOr<uint16_t> ZheapTable::Update(uint32_t xid, uint16_t offnum, ByteView tu
   std::vector<uint8_t> tid(6);
   StoreLE32(tid.data(), block_);
   StoreLE16(tid.data() + 4, *new_off);
-  StatusOr<UndoRecPtr> p = WriteUndo(UndoType::kUpdate, xid, *slot, offnum, prevxid, tid, old);
-  if (p.ok()) p = WriteUndo(UndoType::kInsert, xid, *slot, *new_off, 0, {}, {});
+  StatusOr<UndoRecPtr> p = WriteUndo(UndoType::kUpdate, xid, slot, offnum, prevxid, tid, old);
+  if (p.ok()) p = WriteUndo(UndoType::kInsert, xid, slot, *new_off, 0, {}, {});
   if (!p.ok()) return p.status();
-  uint8_t* o = *page_.MutableTuple(offnum);
-  SetTupleSlot(o, *slot);
-  SetTupleInfomask(o, TupleInfomask(o) | kZheapUpdated);
+  MarkSuperseded(offnum, slot, kZheapUpdated);
   return *new_off;
 }
 
-Status ZheapTable::Delete(uint32_t xid, uint16_t offnum) {
+StatusOr<ZheapTable::OldVersion> ZheapTable::BeginChange(uint32_t xid, uint16_t offnum) {
   if (StatusOr<ByteView> t = Changeable(xid, offnum); !t.ok()) return t.status();
-  StatusOr<int> slot = AcquireSlot(xid);
+  StatusOr<int> slot = AcquireSlot(xid);  // may freeze the tuple: read it after
   if (!slot.ok()) return slot.status();
-  const std::vector<uint8_t> old = page_.Tuple(offnum)->ToVector();
-  StatusOr<UndoRecPtr> p =
-      WriteUndo(UndoType::kDelete, xid, *slot, offnum, SlotXid(TupleSlot(old.data())), {}, old);
-  if (!p.ok()) return p.status();
+  std::vector<uint8_t> old = page_.Tuple(offnum)->ToVector();
+  const uint32_t prevxid = SlotXid(TupleSlot(old.data()));
+  return OldVersion{*slot, std::move(old), prevxid};
+}
+
+void ZheapTable::MarkSuperseded(uint16_t offnum, int slot, uint16_t bits) {
   uint8_t* o = *page_.MutableTuple(offnum);
-  SetTupleSlot(o, *slot);
-  SetTupleInfomask(o, TupleInfomask(o) | kZheapDeleted);
+  SetTupleSlot(o, slot);
+  SetTupleInfomask(o, TupleInfomask(o) | bits);
+}
+
+Status ZheapTable::Delete(uint32_t xid, uint16_t offnum) {
+  StatusOr<OldVersion> old = BeginChange(xid, offnum);
+  if (!old.ok()) return old.status();
+  StatusOr<UndoRecPtr> p =
+      WriteUndo(UndoType::kDelete, xid, old->slot, offnum, old->prevxid, {}, old->tuple);
+  if (!p.ok()) return p.status();
+  MarkSuperseded(offnum, old->slot, kZheapDeleted);
   return Status::Ok();
 }
 
 Status ZheapTable::Lock(uint32_t xid, uint16_t offnum) {
-  if (StatusOr<ByteView> t = Changeable(xid, offnum); !t.ok()) return t.status();
-  StatusOr<int> slot = AcquireSlot(xid);
-  if (!slot.ok()) return slot.status();
-  const std::vector<uint8_t> old = page_.Tuple(offnum)->ToVector();
+  StatusOr<OldVersion> old = BeginChange(xid, offnum);
+  if (!old.ok()) return old.status();
   std::vector<uint8_t> mode(4);
   StoreLE32(mode.data(), kLockTupleExclusive);
-  StatusOr<UndoRecPtr> p = WriteUndo(UndoType::kXidLockOnly, xid, *slot, offnum,
-                                     SlotXid(TupleSlot(old.data())), mode, old);
+  StatusOr<UndoRecPtr> p =
+      WriteUndo(UndoType::kXidLockOnly, xid, old->slot, offnum, old->prevxid, mode, old->tuple);
   if (!p.ok()) return p.status();
-  uint8_t* o = *page_.MutableTuple(offnum);
-  SetTupleSlot(o, *slot);
-  SetTupleInfomask(o, TupleInfomask(o) | kZheapXidLockOnly | kZheapExclLock);
+  MarkSuperseded(offnum, old->slot, kZheapXidLockOnly | kZheapExclLock);
   return Status::Ok();
 }
 

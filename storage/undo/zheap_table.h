@@ -38,42 +38,17 @@
 
 #include <cstdint>
 #include <map>
-#include <set>
 #include <vector>
 
 #include "storage/common/bytes.h"
 #include "storage/common/status.h"
 #include "storage/undo/undo_log.h"
+#include "storage/undo/xact_table.h"
 #include "storage/undo/zheap_page.h"
 
 namespace pgstore::undo {
 
 inline constexpr uint8_t kRmZheap = 22;  // the rmid pgstore writes for zheap undo
-
-// The commit log: each transaction's state. A transaction is all-visible once it committed and
-// every transaction still running started after it.
-class XactTable {
- public:
-  enum class State { kInProgress, kCommitted, kAborted };
-  // InvalidArgument if xid is 0 or already known.
-  Status Begin(uint32_t xid);
-  Status Commit(uint32_t xid);
-  void MarkAborted(uint32_t xid) {
-    states_[xid] = State::kAborted;
-    running_.erase(xid);
-  }
-  bool IsInProgress(uint32_t xid) const;
-  bool IsCommitted(uint32_t xid) const;
-  bool AllVisible(uint32_t xid) const;
-  // What survives a crash: committed and aborted transactions (running ones are forgotten, so
-  // recovery treats them as aborted).
-  XactTable AfterCrash() const;
-  const std::map<uint32_t, State>& states() const { return states_; }
-
- private:
-  std::map<uint32_t, State> states_;
-  std::set<uint32_t> running_;  // the in-progress ones, for AllVisible
-};
 
 class ZheapTable {
  public:
@@ -112,6 +87,16 @@ class ZheapTable {
   StatusOr<UndoRecPtr> WriteUndo(UndoType type, uint32_t xid, int slot, uint16_t offnum,
                                  uint32_t prevxid, std::vector<uint8_t> payload,
                                  std::vector<uint8_t> tuple);
+  // What Update, Delete and Lock do first: check the tuple may be changed, take the slot (which
+  // may freeze the tuple), and keep the tuple as it then is, with the transaction its slot named.
+  struct OldVersion {
+    int slot;
+    std::vector<uint8_t> tuple;
+    uint32_t prevxid;
+  };
+  StatusOr<OldVersion> BeginChange(uint32_t xid, uint16_t offnum);
+  // What they do last, once the undo is written: the old version gets the slot and `bits`.
+  void MarkSuperseded(uint16_t offnum, int slot, uint16_t bits);
   Status Rollback(uint32_t xid, RecoveryStats* stats);
   Status Apply(const UndoRecord& r);
   // Whether [off, off + n) lies in the page's tuple space, [pd_upper, pd_special).
