@@ -1,5 +1,5 @@
-// The TID store's tree nodes (tid_store.h describes the tree) and its mutable leaf. Internal to
-// storage/tidstore.
+// The TID store's tree nodes (tid_store.h describes the tree; inner_node.h the inner nodes) and
+// its mutable leaf with the leaf's pool. Internal to storage/tidstore.
 //
 // A leaf at depth d holds sorted (suffix, slot) pairs, the suffix being the key's low 4 - d bytes,
 // stored little-endian in keys[]; a slot is an embedded offset or a pool entry (offset_set.h).
@@ -112,6 +112,22 @@ struct Leaf : Node {
   size_t CountOf(uint16_t slot) const { return SlotCount(slot, pool.data()); }
   size_t LiveUnits() const { return pool.size() - dead_units; }
 };
+
+// Grows vectors by 1/8 instead of doubling, so that a large leaf wastes little capacity.
+template <typename T>
+inline void ReserveOneMore(std::vector<T>* v, size_t extra = 1) {
+  if (v->size() + extra > v->capacity()) v->reserve(v->size() + extra + v->size() / 8 + 4);
+}
+
+Leaf* NewLeaf(uint8_t depth);
+// Copies the live pool entries into a fresh pool and renumbers the slots.
+void CompactPool(Leaf* leaf);
+// The slot for a value: the offset itself, or a pool entry appended to the leaf.
+// REQUIRES: the leaf's pool has room for the entry.
+uint16_t AppendValue(Leaf* leaf, const std::vector<uint32_t>& entry, const uint16_t* offsets);
+struct PackedLeaf;
+// A packed leaf made mutable again (the packed one is freed).
+Leaf* Thaw(PackedLeaf* packed);
 
 }  // namespace internal
 }  // namespace pgstore::tidstore

@@ -1,0 +1,103 @@
+// TidStore::Validate: every structural invariant of the tree (inner_node.h, leaf.h,
+// packed_leaf.h) and the store's counts, for tests and fuzzers.
+#include <memory>
+#include <vector>
+
+#include "storage/tidstore/inner_node.h"
+#include "storage/tidstore/leaf.h"
+#include "storage/tidstore/packed_leaf.h"
+#include "storage/tidstore/tid_store.h"
+
+namespace pgstore::tidstore {
+namespace {
+
+using namespace internal;
+
+// Validate's walk: checks `n` at `depth`, adding its blocks and TIDs.
+Status ValidateNode(const Node* n, uint8_t depth, size_t* blocks, size_t* tids) {
+  if (n->depth != depth) return Status::Corruption("node at the wrong depth");
+  if (n->kind == kPackedLeaf) {
+    // The layout, then its entries as the Leaf they unpack to.
+    const PackedLeaf* p = static_cast<const PackedLeaf*>(n);
+    PGSTORE_RETURN_IF_ERROR(p->ValidateLayout());
+    std::unique_ptr<Leaf> leaf(p->Unpack());
+    return ValidateNode(leaf.get(), depth, blocks, tids);
+  }
+  if (n->kind == kLeaf) {
+    const Leaf* l = static_cast<const Leaf*>(n);
+    if (l->keys.size() != l->size() * l->width()) return Status::Corruption("leaf key array size");
+    if (l->size() == 0) return Status::Corruption("empty leaf");
+    size_t referenced = 0;
+    for (size_t i = 0; i < l->size(); ++i) {
+      if (i > 0 && l->KeyAt(i) <= l->KeyAt(i - 1))
+        return Status::Corruption("leaf keys not ascending");
+      const uint16_t slot = l->slots[i];
+      if (!(slot & kPoolSlotBit)) {
+        if (slot == 0 || slot > kMaxOffsetNumber) return Status::Corruption("bad embedded offset");
+        *tids += 1;
+        continue;
+      }
+      const size_t unit = slot & ~kPoolSlotBit;
+      if (unit >= l->pool.size() || unit + EntryUnits(l->Entry(slot)) > l->pool.size()) {
+        return Status::Corruption("pool entry outside the pool");
+      }
+      std::vector<uint16_t> offsets;
+      AppendEntryOffsets(l->Entry(slot), &offsets);
+      if (offsets.size() < 2 || CheckOffsets(offsets.data(), offsets.size()).ok() == false) {
+        return Status::Corruption("malformed pool entry");
+      }
+      referenced += EntryUnits(l->Entry(slot));
+      *tids += offsets.size();
+    }
+    if (referenced + l->dead_units != l->pool.size()) {
+      return Status::Corruption("dead pool space miscounted");
+    }
+    *blocks += l->size();
+    return Status::Ok();
+  }
+  if (depth > 2) return Status::Corruption("inner node below depth 2");
+  int children = 0, previous = -1;
+  Status s;
+  ForEachChild(n, [&](uint8_t chunk, const Node* child) {
+    ++children;
+    if (!s.ok()) return;
+    if (child == nullptr) {
+      s = Status::Corruption("null child");
+    } else if (static_cast<int>(chunk) <= previous) {
+      s = Status::Corruption("chunks not ascending");
+    } else {
+      s = ValidateNode(child, static_cast<uint8_t>(depth + 1), blocks, tids);
+    }
+    previous = chunk;
+  });
+  PGSTORE_RETURN_IF_ERROR(s);
+  if (children != n->count || children == 0) return Status::Corruption("child count");
+  const int capacity = n->kind == kNode4    ? 4
+                       : n->kind == kNode16 ? 16
+                       : n->kind == kNode48 ? 48
+                                            : 256;
+  if (children > capacity) return Status::Corruption("node over capacity");
+  if (n->kind == kNode48) {
+    const Node48* s48 = static_cast<const Node48*>(n);
+    std::vector<bool> used(48, false);
+    for (int c = 0; c < 256; ++c) {
+      const uint8_t i = s48->index[c];
+      if (i == kEmpty48) continue;
+      if (i >= n->count || used[i]) return Status::Corruption("node48 index");
+      used[i] = true;
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status TidStore::Validate() const {
+  size_t blocks = 0, tids = 0;
+  if (root_ != nullptr) PGSTORE_RETURN_IF_ERROR(ValidateNode(root_, 0, &blocks, &tids));
+  if (blocks != num_blocks_) return Status::Corruption("block count");
+  if (tids != num_tids_) return Status::Corruption("TID count");
+  return Status::Ok();
+}
+
+}  // namespace pgstore::tidstore
