@@ -1,0 +1,40 @@
+"""A scratch copy of the working tree, and `bazel test` in it: for the tools that change the code
+and test it there (the bug zoo, mutation testing)."""
+import os
+import re
+import shutil
+import subprocess
+
+from .common import ROOT, ToolError
+
+STATUS = re.compile(r"^(//\S+)\s+(?:\(cached\) )?(PASSED|FAILED TO BUILD|FAILED|TIMEOUT|FLAKY|"
+                    r"NO STATUS|INCOMPLETE)", re.M)
+
+
+def copy_worktree(dest):
+    """A fresh copy of the working tree at dest (.git, bazel-* and out/ left out). Bazel's cache
+    for that path survives the copy, so a later build there redoes only what differs."""
+    shutil.rmtree(dest, ignore_errors=True)
+    ignore = shutil.ignore_patterns(".git", "bazel-*")
+    try:
+        shutil.copytree(ROOT, dest, symlinks=True,
+                        ignore=lambda d, names: set(ignore(d, names)) |
+                        ({"out"} if os.path.abspath(d) == ROOT else set()))
+    except OSError as e:
+        raise ToolError(f"copying the working tree to {dest} failed: {e}")
+
+
+def bazel_test(tree, targets, flags=()):
+    """`bazel test --keep_going` of targets in tree. Returns (failing, unbuilt, first_error): the
+    test targets that ran and failed (FAILED, TIMEOUT or FLAKY), whether anything did not build
+    or run (a build error, FAILED TO BUILD, NO STATUS, INCOMPLETE), and the first error line."""
+    cmd = ["bazel", "test", "--keep_going", "--test_summary=short", *flags, "--", *targets]
+    r = subprocess.run(cmd, cwd=tree, capture_output=True, text=True)
+    out = r.stdout + r.stderr
+    status = STATUS.findall(out)
+    failing = sorted({t for t, s in status if s in ("FAILED", "TIMEOUT", "FLAKY")})
+    unbuilt = (any(s in ("FAILED TO BUILD", "NO STATUS", "INCOMPLETE") for _, s in status)
+               or (r.returncode != 0 and not failing))
+    first = next((l.strip() for l in out.splitlines() if "error:" in l or l.startswith("ERROR:")),
+                 "")
+    return failing, unbuilt, first
