@@ -48,11 +48,13 @@ class Campaign:
         self.status = Status()
 
     # ---- state ----------------------------------------------------------------------------
-    def load_or_plan(self, names, seconds_each):
-        """Resumes an unfinished plan in OUT, else starts a new one. Returns the plan."""
+    def load_or_plan(self, names, seconds_each, cpu_each=None):
+        """Resumes an unfinished plan in OUT, else starts a new one. Returns the plan. With
+        cpu_each (seconds), each target is fuzzed until it has had that much CPU time in OUT (every
+        run counted), however busy the machine; else for seconds_each of wall time."""
         state = read_json(self.state_path)
         if state and not state.get("finished"):
-            left = [t for t in state["targets"] if state["elapsed"].get(t, 0) < state["seconds_each"]]
+            left = [t for t in state["targets"] if not self._target_done(state, t)]
             log(f"resuming the campaign in {self.out}: {len(left)} of {len(state['targets'])} "
                 f"target(s) left, engine {state['engine']}"
                 + (" (the --target/--minutes given now apply to the next campaign)"
@@ -66,6 +68,7 @@ class Campaign:
                 history.append({k: state[k] for k in ("started", "targets", "seconds_each",
                                                       "engine")})
             self.state = {"targets": sorted(names), "seconds_each": seconds_each,
+                          "cpu_each": cpu_each,
                           "engine": self.engine, "elapsed": {}, "finished": False,
                           "started": time.strftime("%Y-%m-%d %H:%M:%S"), "history": history,
                           # CPU time, timeouts, OOMs: every run in OUT, like progress.tsv
@@ -75,6 +78,12 @@ class Campaign:
 
     def save(self):
         atomic_write_json(self.state_path, self.state)
+
+    @staticmethod
+    def _target_done(state, name):
+        if state.get("cpu_each"):
+            return state.get("totals", {}).get(name, {}).get("cpu_seconds", 0) >= state["cpu_each"]
+        return state["elapsed"].get(name, 0) >= state["seconds_each"]
 
     # ---- running --------------------------------------------------------------------------
     def run(self, labels, merge=False):
@@ -93,9 +102,21 @@ class Campaign:
         for n in names:
             self.triage(n, labels[n], lf_binaries[n])  # inputs left by an interrupted run
         for n in names:
-            left = self.state["seconds_each"] - self.state["elapsed"].get(n, 0)
-            if left >= 1:
-                self.fuzz_one(n, binaries[n], cmplog.get(n), left)
+            if self.state.get("cpu_each"):
+                # Wall-time slices until the CPU time is reached (an interrupted slice's CPU time
+                # is not counted: the figure can only fall short of what was spent).
+                while not self._target_done(self.state, n):
+                    used = self.state.get("totals", {}).get(n, {}).get("cpu_seconds", 0)
+                    self.fuzz_one(n, binaries[n], cmplog.get(n),
+                                  max(30, (self.state["cpu_each"] - used) / self.jobs))
+                    if self.state["totals"][n]["cpu_seconds"] < used + 1:
+                        log(f"[{n}] the fuzzer used no CPU time (it did not start?); "
+                            f"see {os.path.join(self.out, n, 'fuzz.log')}")
+                        break
+            else:
+                left = self.state["seconds_each"] - self.state["elapsed"].get(n, 0)
+                if left >= 1:
+                    self.fuzz_one(n, binaries[n], cmplog.get(n), left)
             self.triage(n, labels[n], lf_binaries[n])
         self.state["finished"] = True
         self.save()
@@ -117,8 +138,11 @@ class Campaign:
         done = self.state["elapsed"].get(name, 0)  # in this plan
         rows = report.read_progress(progress)
         offset = int(rows[-1][0]) if rows else 0  # the progress axis counts every run in OUT
+        cpu_used = self.state.get("totals", {}).get(name, {}).get("cpu_seconds", 0)
         log(f"[{name}] fuzzing for {int(seconds)} s with {self.engine}, {self.jobs} job(s)"
-            + (f" (resumed after {int(done)} s)" if done else ""))
+            + (f" (CPU time so far {int(cpu_used)} of {self.state['cpu_each']} s)"
+               if self.state.get("cpu_each") else
+               f" (resumed after {int(done)} s)" if done else ""))
         self.stats[name]["state"] = "running"
         crash_count = lambda: len(files_in(os.path.join(tdir, "artifacts")))
 
