@@ -278,6 +278,20 @@ TEST(DeformTest, VarlenaChecks) {
                   .IsInvalidArgument());
 }
 
+// A 1-byte header claiming more bytes than are left: the whole deform also fails on the trailing
+// bytes, but single-attribute access of an earlier attribute has only the varlena check.
+TEST(DeformTest, ShortVarlenaPastTheTupleIsCorruption) {
+  EXPECT_EQ(CheckedVarlenaSize(ByteView(std::vector<uint8_t>{0x0B, 'a', 'b'})).status().message(),
+            "varlena extends past end of tuple");  // 0x0B: 1-byte header, 5 bytes in all
+  TupleDesc d = Desc("text,int4");
+  std::vector<uint8_t> t = Form(d, {Text("ab"), Int4(7)});
+  ASSERT_EQ(t[24], 0x07);  // 'ab' packed: 3 bytes
+  t[24] = 0x7F;            // now 63 bytes, past the end
+  EXPECT_EQ(DeformStatus(t, d).message(), "varlena extends past end of tuple");
+  EXPECT_EQ(GetAttribute(ByteView(t), d, 0).status().message(),
+            "varlena extends past end of tuple");
+}
+
 TEST(DeformTest, UnterminatedCstringIsCorruption) {
   TupleDesc d = Desc("cstring");
   std::vector<uint8_t> s = {'h', 'i'};
