@@ -238,6 +238,16 @@ TEST(UpdateRecordTest, RedoRejectsMalformedRecords) {
   std::vector<uint8_t> huge(5 + 1 + 8200, 0);
   huge[4] = 24;
   reject(0, huge, "MaxHeapTupleSize");
+  // The limit exactly: 23 + 1 bit byte + 8136 data bytes is 8160, one more is not a heap tuple.
+  std::vector<uint8_t> at_limit(5 + 1 + 8136, 0);
+  at_limit[4] = 24;
+  EXPECT_EQ(ReconstructNewTuple(old_tuple, 0, at_limit, Header())->size(), 8160u);
+  at_limit.push_back(0);
+  reject(0, at_limit, "new tuple of 8161 bytes exceeds MaxHeapTupleSize");
+  // A delta declaring a middle longer than any tuple is refused before anything is decoded.
+  d = std::vector<uint8_t>(good.block_data.begin() + 2, good.block_data.begin() + 2 + 6);
+  d.insert(d.end(), {static_cast<uint8_t>(DeltaBody::kChunk), 0x28, 0x23, 0x01, 'x'});  // 9000
+  reject(kFlagPgstoreDelta, d, "delta middle too long");
 }
 
 TEST(PglzHistoryTest, PrependedByteStillMatchesTheHistory) {
