@@ -7,7 +7,10 @@
   2. a second run in the same directory finds it again and still files it under that one entry;
   3. kill -9 in the middle of a campaign, then the same command: it resumes, and every corpus
      input, crashing input and crash entry that existed at the kill is still there;
-  4. bad input (unknown target, --minutes 0, --out naming a file) gets one line and exit 2."""
+  4. bad input (unknown target, --minutes 0, --out naming a file, a CPU budget of 0 or for AFL++)
+     gets one line and exit 2;
+  5. --cpu-minutes-each fuzzes until the target has had that much CPU time, which the campaign
+     state and the report record."""
 import json
 import os
 import shutil
@@ -132,6 +135,8 @@ class CampaignTest(unittest.TestCase):
             ["--target", "no_such_fuzzer"],
             ["--minutes", "0"],
             ["--out", CAMPAIGN],  # a file
+            ["--cpu-minutes-each", "0"],
+            ["--cpu-minutes-each", "1", "--engine", "afl"],
         ]
         for extra in cases:
             r = subprocess.run([CAMPAIGN, "--bin-dir", BIN_DIR, *extra], capture_output=True,
@@ -139,6 +144,20 @@ class CampaignTest(unittest.TestCase):
             self.assertEqual(r.returncode, 2, (extra, r.stdout, r.stderr))
             self.assertEqual(len(r.stderr.strip().splitlines()), 1, (extra, r.stderr))
             self.assertTrue(r.stderr.startswith("campaign: "), r.stderr)
+
+    def test_cpu_budget_is_reached_and_reported(self):
+        out = os.path.join(TMP, "campaign_cpu")
+        shutil.rmtree(out, ignore_errors=True)
+        r = subprocess.run([CAMPAIGN, "--bin-dir", BIN_DIR, "--target", "page_build_fuzzer",
+                            "--jobs", "1", "--cpu-minutes-each", "0.2", "--out", out],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        state = json.loads(read(os.path.join(out, "campaign.json")))
+        self.assertEqual(state["cpu_each"], 12)
+        self.assertGreaterEqual(state["totals"]["page_build_fuzzer"]["cpu_seconds"], 12)
+        report = read(os.path.join(out, "report.txt"))
+        self.assertIn("cpu time", report)
+        self.assertIn("cov start", report)
 
 
 if __name__ == "__main__":
