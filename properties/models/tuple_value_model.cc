@@ -19,6 +19,19 @@ Bytes LittleEndian(uint64_t v, int n) {
   return out;
 }
 
+// The pieces of `text` between the separators (one piece more than separators).
+std::vector<std::string> Split(const std::string& text, char separator) {
+  std::vector<std::string> pieces(1);
+  for (char c : text) {
+    if (c == separator) {
+      pieces.emplace_back();
+    } else {
+      pieces.back() += c;
+    }
+  }
+  return pieces;
+}
+
 bool AllDigits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -80,14 +93,7 @@ int64_t DaysFromYearOne(int64_t y, int m, int d) {
 }
 
 ModelParsed Date(const std::string& text) {
-  std::vector<std::string> parts(1);
-  for (char c : text) {
-    if (c == '-') {
-      parts.emplace_back();
-    } else {
-      parts.back() += c;
-    }
-  }
+  const std::vector<std::string> parts = Split(text, '-');
   if (parts.size() != 3 || !AllDigits(parts[0]) || !AllDigits(parts[1]) || !AllDigits(parts[2])) {
     return Bad();
   }
@@ -161,14 +167,7 @@ ModelParsed ModelParseValue(const std::string& type, const std::string& text) {
 }
 
 std::optional<std::vector<ModelSchemaAttr>> ModelParseSchema(const std::string& schema) {
-  std::vector<std::string> items(1);
-  for (char c : schema) {
-    if (c == ',') {
-      items.emplace_back();
-    } else {
-      items.back() += c;
-    }
-  }
+  const std::vector<std::string> items = Split(schema, ',');
   if (items.size() > 1664) return std::nullopt;
   std::vector<ModelSchemaAttr> out;
   for (std::string item : items) {
