@@ -5,7 +5,7 @@ import sys
 import time
 
 from . import afl, libfuzzer, report, targets
-from .common import atomic_write_json, files_in, log, read_json
+from .common import ToolError, atomic_write_json, files_in, log, read_json
 from .crashes import CrashStore
 
 ENGINE_CONFIG = {"libfuzzer": "libfuzzer", "afl": "afl-asan"}
@@ -123,6 +123,7 @@ class Campaign:
         rows = []
         for n in names:
             row = self.row(n)
+            row.update(self.edge_coverage(n, lf_binaries[n]))
             if merge:
                 row["merged"] = self.merge(n, lf_binaries[n])
             rows.append(row)
@@ -230,6 +231,21 @@ class Campaign:
         t, execs, eps, cov, ft, corpus, _ = rows[-1]
         return {"seconds": t, "execs": execs, "exec_per_sec": eps, "cov": cov, "ft": ft,
                 "corpus": corpus}
+
+    def edge_coverage(self, name, lf_binary):
+        """Coverage measured apart from the fuzzing (libFuzzer -runs=0 over the inputs: edges
+        and features): of the seeds alone, and of the seeds with everything the campaign found.
+        (Fork mode's own progress lines count features as coverage once it resumes from a
+        corpus, so they do not tell the start from the end.)"""
+        seeds = targets.seeds_dir(name)
+        found = [os.path.join(self.out, name, "corpus")] + afl.queues(os.path.join(self.out, name))
+        try:
+            start = libfuzzer.coverage(lf_binary, seeds)
+            end = libfuzzer.coverage(lf_binary, seeds, *found)
+        except ToolError as e:
+            log(f"  {name}: coverage not measured: {e}")
+            return {}
+        return {"cov_start": start[0], "cov": end[0], "ft": end[1]}
 
     def row(self, name):
         tdir = os.path.join(self.out, name)
