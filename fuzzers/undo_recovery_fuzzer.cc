@@ -37,6 +37,11 @@ constexpr size_t kMaxOps = 4096;     // as undo_ops_fuzzer: longer sequences rea
 constexpr size_t kMaxDamage = 64;    // entries; more only re-damage the same image
 constexpr size_t kMaxUndoPages = 4;  // raw mode
 
+// Where transaction slot `slot` (1-based) of a page with `slots` slots lies (zheap_page.h).
+size_t SlotOffset(int slots, int slot) {
+  return page::kPageSize - (slots - slot + 1) * undo::kTransInfoSize;
+}
+
 void SetState(undo::XactTable* xacts, uint32_t xid, int state) {
   undo::XactTable t;  // XactTable keeps no API to forget a transaction: rebuild it
   for (const auto& [x, s] : xacts->states()) {
@@ -69,7 +74,7 @@ bool Damage(fuzz::FrontReader* in, Harness::CrashImage* image) {
       image->undo[at / undo::kUndoPageSize][at % undo::kUndoPageSize] = value;
     } else if (kind == 2) {
       const int slot = 1 + pos % image->slots;
-      const size_t off = page::kPageSize - (image->slots - slot + 1) * undo::kTransInfoSize;
+      const size_t off = SlotOffset(image->slots, slot);
       const uint32_t xid = (pos & 1) ? pos : static_cast<uint32_t>(LoadLE64(&image->page[off]));
       SetState(&image->xacts, xid, value % 3);
     } else if (kind == 3) {
@@ -123,7 +128,7 @@ void CheckRecovery(const Harness::CrashImage& image) {
                upper = LoadLE16(&before[page::kOffUpper]);
   for (size_t i = lower; i < upper && i < page::kPageSize; ++i) FUZZ_ASSERT(after[i] == before[i]);
   for (int s = 1; s <= image.slots; ++s) {
-    const size_t off = page::kPageSize - (image.slots - s + 1) * undo::kTransInfoSize;
+    const size_t off = SlotOffset(image.slots, s);
     const bool same = std::equal(after.begin() + off, after.begin() + off + undo::kTransInfoSize,
                                  before.begin() + off);
     const bool freed = std::all_of(after.begin() + off, after.begin() + off + undo::kTransInfoSize,
