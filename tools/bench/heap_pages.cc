@@ -7,15 +7,13 @@
 // Phase A inserts N rows (default 2,000,000), B updates every row's last column to a non-null
 // value, C sets it back to NULL. Prints, per workload and mode, the tuple length and the pages
 // after each phase, the ratio to mode off, and the time per phase; tab-separated.
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "storage/page/relation_filler.h"
 #include "storage/tuple/form.h"
+#include "tools/bench/bench_harness.h"
 #include "tools/bench/trailing_null_workloads.h"
 
 namespace {
@@ -52,7 +50,7 @@ std::vector<PhaseResult> Run(const bench::TrailingNullWorkload& w, tuple::Traili
   for (bench::Phase phase :
        {bench::Phase::kInsert, bench::Phase::kSetLast, bench::Phase::kResetLast}) {
     PhaseResult r;
-    const auto start = std::chrono::steady_clock::now();
+    const bench::Stopwatch watch;
     for (uint32_t row = 0; row < rows; ++row) {
       const std::vector<tuple::Datum> values = bench::WorkloadRow(w, row, phase, &buffer);
       Status s = tuple::FormHeapTupleInto(desc, values, options, &tuple);
@@ -70,7 +68,7 @@ std::vector<PhaseResult> Run(const bench::TrailingNullWorkload& w, tuple::Traili
       tids[row] = *tid;
       r.tuple_len = tuple.size();
     }
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.seconds = watch.Seconds();
     r.pages = filler.pages();
     results.push_back(r);
   }
@@ -82,21 +80,10 @@ std::vector<PhaseResult> Run(const bench::TrailingNullWorkload& w, tuple::Traili
 int main(int argc, char** argv) {
   uint32_t rows = 2000000;
   std::string filter;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--rows" && i + 1 < argc) {
-      rows = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
-    } else if (a == "--workload" && i + 1 < argc) {
-      filter = argv[++i];
-    } else {
-      std::fprintf(stderr, "usage: heap_pages [--rows N] [--workload SUBSTRING]\n");
-      return 2;
-    }
-  }
-  if (rows == 0) {
-    std::fprintf(stderr, "heap_pages: --rows must be positive\n");
-    return 2;
-  }
+  bench::Flags flags("heap_pages", "[--rows N] [--workload SUBSTRING]");
+  flags.Number("--rows", &rows);
+  flags.Text("--workload", &filter);
+  flags.Parse(argc, argv);
   std::printf(
       "workload\tmode\ttuple_len A/B/C\tpages A\tpages B\tpages C\tvs off A/B/C\t"
       "seconds A/B/C\n");
@@ -120,9 +107,6 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
   }
-  if (matched == 0) {
-    std::fprintf(stderr, "heap_pages: no workload matches '%s'\n", filter.c_str());
-    return 2;
-  }
+  if (matched == 0) flags.Fail("no workload matches '" + filter + "'");
   return 0;
 }

@@ -11,7 +11,6 @@
 #include <lz4.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -26,9 +25,11 @@
 #include "storage/pglz/compress.h"
 #include "storage/pglz/decompress.h"
 #include "storage/pglz/pglz_format.h"
+#include "tools/bench/bench_harness.h"
 
 namespace {
 
+using pgstore::bench::Median;
 using Bytes = std::vector<uint8_t>;
 
 struct Input {
@@ -98,21 +99,14 @@ std::vector<Input> DefaultInputs() {
 }
 
 double Seconds(const std::function<void()>& fn) {
-  auto t0 = std::chrono::steady_clock::now();
+  const pgstore::bench::Stopwatch watch;
   fn();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+  return watch.Seconds();
 }
 
 struct Result {
   double ours, pg, lz4;
 };
-
-volatile int64_t g_sink;  // keeps results alive
 
 int Run(const std::vector<Input>& inputs, size_t chunk, int reps) {
   const PgPglzStrategy pg_always = PgPglzAlwaysStrategy();
@@ -152,47 +146,58 @@ int Run(const std::vector<Input>& inputs, size_t chunk, int reps) {
     }
     Bytes out(chunk + 8), scratch(pgstore::pglz::MaxOutput(chunk) + 8);
     auto ours_c = [&] {
+      int64_t sum = 0;
       for (auto& c : chunks)
-        g_sink += pgstore::pglz::Compress(pgstore::ByteView(c), scratch.data(),
-                                          pgstore::pglz::kAlwaysStrategy)
-                      .value_or(0);
+        sum += pgstore::pglz::Compress(pgstore::ByteView(c), scratch.data(),
+                                       pgstore::pglz::kAlwaysStrategy)
+                   .value_or(0);
+      pgstore::bench::KeepAlive(static_cast<uint64_t>(sum));
     };
     auto pg_c = [&] {
+      int64_t sum = 0;
       for (auto& c : chunks)
-        g_sink +=
-            PgPglzCompress(c.data(), static_cast<int32_t>(c.size()), scratch.data(), &pg_always);
+        sum += PgPglzCompress(c.data(), static_cast<int32_t>(c.size()), scratch.data(), &pg_always);
+      pgstore::bench::KeepAlive(static_cast<uint64_t>(sum));
     };
     auto lz4_c = [&] {
+      int64_t sum = 0;
       for (auto& c : chunks)
-        g_sink += LZ4_compress_default(
-            reinterpret_cast<const char*>(c.data()), reinterpret_cast<char*>(scratch.data()),
-            static_cast<int>(c.size()), static_cast<int>(scratch.size()));
+        sum += LZ4_compress_default(reinterpret_cast<const char*>(c.data()),
+                                    reinterpret_cast<char*>(scratch.data()),
+                                    static_cast<int>(c.size()), static_cast<int>(scratch.size()));
+      pgstore::bench::KeepAlive(static_cast<uint64_t>(sum));
     };
     size_t decoded_bytes = 0;
     for (size_t i = 0; i < chunks.size(); ++i)
       decoded_bytes += pglz[i].empty() ? 0 : chunks[i].size();
     auto ours_d = [&] {
+      int64_t sum = 0;
       for (size_t i = 0; i < chunks.size(); ++i) {
         if (pglz[i].empty()) continue;
         auto r = pgstore::pglz::Decompress(pgstore::ByteView(pglz[i]), out.data(), chunks[i].size(),
                                            pgstore::pglz::Completeness::kExact);
-        g_sink += r.ok() ? static_cast<int64_t>(*r) : -1;
+        sum += r.ok() ? static_cast<int64_t>(*r) : -1;
       }
+      pgstore::bench::KeepAlive(static_cast<uint64_t>(sum));
     };
     auto pg_d = [&] {
+      int64_t sum = 0;
       for (size_t i = 0; i < chunks.size(); ++i) {
         if (pglz[i].empty()) continue;
-        g_sink += PgPglzDecompress(pglz[i].data(), static_cast<int32_t>(pglz[i].size()), out.data(),
-                                   static_cast<int32_t>(chunks[i].size()), true);
+        sum += PgPglzDecompress(pglz[i].data(), static_cast<int32_t>(pglz[i].size()), out.data(),
+                                static_cast<int32_t>(chunks[i].size()), true);
       }
+      pgstore::bench::KeepAlive(static_cast<uint64_t>(sum));
     };
     auto lz4_d = [&] {
+      int64_t sum = 0;
       for (size_t i = 0; i < chunks.size(); ++i) {
         if (pglz[i].empty()) continue;
-        g_sink += LZ4_decompress_safe(
-            reinterpret_cast<const char*>(lz4[i].data()), reinterpret_cast<char*>(out.data()),
-            static_cast<int>(lz4[i].size()), static_cast<int>(out.size()));
+        sum += LZ4_decompress_safe(reinterpret_cast<const char*>(lz4[i].data()),
+                                   reinterpret_cast<char*>(out.data()),
+                                   static_cast<int>(lz4[i].size()), static_cast<int>(out.size()));
       }
+      pgstore::bench::KeepAlive(static_cast<uint64_t>(sum));
     };
     // Enough passes per timing for about 50 ms, measured on the first run of our compressor.
     const double once = std::max(1e-6, Seconds(ours_c));
@@ -244,25 +249,19 @@ int Run(const std::vector<Input>& inputs, size_t chunk, int reps) {
 int main(int argc, char** argv) {
   size_t chunk = 16 << 10;
   int reps = 7;
+  std::vector<std::string> files;
+  pgstore::bench::Flags flags("pglz_bench", "[--chunk BYTES] [--reps N] [FILE...]");
+  flags.Number("--chunk", &chunk);
+  flags.Number("--reps", &reps);
+  flags.Positional(&files);
+  flags.Parse(argc, argv);
+  // PostgreSQL's pglz takes int32 lengths: a chunk must fit one.
+  if (chunk > (1u << 30)) flags.Fail("--chunk must be at most 1 GiB");
   std::vector<Input> inputs;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--chunk" && i + 1 < argc) {
-      chunk = std::strtoul(argv[++i], nullptr, 10);
-    } else if (a == "--reps" && i + 1 < argc) {
-      reps = std::atoi(argv[++i]);
-    } else {
-      Input in{a, {}};
-      if (!ReadPrefix(a, 0, 1 << 20, &in.data)) {
-        std::fprintf(stderr, "pglz_bench: cannot read %s\n", a.c_str());
-        return 1;
-      }
-      inputs.push_back(std::move(in));
-    }
-  }
-  if (chunk < 1 || reps < 1) {
-    std::fprintf(stderr, "pglz_bench: --chunk and --reps must be positive\n");
-    return 2;
+  for (const std::string& file : files) {
+    Input in{file, {}};
+    if (!ReadPrefix(file, 0, 1 << 20, &in.data)) flags.Fail("cannot read " + file);
+    inputs.push_back(std::move(in));
   }
   if (inputs.empty()) inputs = DefaultInputs();
   std::printf("pglz benchmark: %zu-byte chunks, 'always' strategy, %d repetitions\n\n", chunk,

@@ -19,20 +19,20 @@
 // --burst sets the radix store's leaf burst threshold (default kDefaultBurstEntries), to measure
 // the choice.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "storage/tidstore/sorted_array_tid_store.h"
 #include "storage/tidstore/tid_store.h"
+#include "tools/bench/bench_harness.h"
 
 namespace {
 
 using namespace pgstore::tidstore;
+using pgstore::bench::Median;
 
 size_t g_burst = kDefaultBurstEntries;
 
@@ -43,18 +43,7 @@ auto Build(const std::vector<Tid>& tids, TidStore*) {
 auto Build(const std::vector<Tid>& tids, SortedArrayTidStore*) {
   return SortedArrayTidStore::BuildFromSorted(tids);
 }
-using Clock = std::chrono::steady_clock;
-
 constexpr uint16_t kTuplesPerPage = 291;
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-double Seconds(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 Tid TidOfRow(uint64_t row) {
   return Tid{static_cast<uint32_t>(row / kTuplesPerPage),
@@ -115,21 +104,19 @@ struct Result {
   double ns[4] = {0, 0, 0, 0};
 };
 
-volatile size_t g_sink;
-
 // ns per IsMember over `probes`; exits if the store does not find exactly `expect` of them.
 template <typename Store>
 double TimeProbes(const Store& s, const std::vector<Tid>& probes, size_t expect) {
-  const auto start = Clock::now();
+  const pgstore::bench::Stopwatch watch;
   size_t found = 0;
   for (const Tid& t : probes) found += s.IsMember(t);
-  const double ns = Seconds(start) * 1e9 / static_cast<double>(probes.size());
+  const double ns = watch.Nanoseconds() / static_cast<double>(probes.size());
   if (found != expect) {
     std::fprintf(stderr, "tidstore_bench: found %zu of %zu probes, want %zu\n", found,
                  probes.size(), expect);
     std::exit(1);
   }
-  g_sink = found;
+  pgstore::bench::KeepAlive(found);
   return ns;
 }
 
@@ -151,9 +138,9 @@ Result Measure(const Pattern& p, const std::vector<Tid>& hits, const std::vector
   Result r;
   std::vector<double> build, ns[4];
   for (int rep = 0; rep < reps; ++rep) {
-    const auto start = Clock::now();
+    const pgstore::bench::Stopwatch watch;
     auto built = Build(p.tids, static_cast<Store*>(nullptr));
-    build.push_back(Seconds(start) * 1e3);
+    build.push_back(watch.Seconds() * 1e3);
     if (!built.ok()) {
       std::fprintf(stderr, "tidstore_bench: %s\n", built.status().ToString().c_str());
       std::exit(1);
@@ -171,7 +158,7 @@ Result Measure(const Pattern& p, const std::vector<Tid>& hits, const std::vector
     }
   }
   r.build_ms = Median(build);
-  for (int i = 0; i < 4; ++i) r.ns[i] = ns[i].empty() ? 0 : Median(ns[i]);
+  for (int i = 0; i < 4; ++i) r.ns[i] = Median(ns[i]);  // 0: not measured for this pattern
   return r;
 }
 
@@ -244,25 +231,15 @@ int main(int argc, char** argv) {
   uint64_t count = 0;
   uint32_t step = 10;
   int reps = 3;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--pattern" && i + 1 < argc) {
-      pattern = argv[++i];
-    } else if (a == "--count" && i + 1 < argc) {
-      count = std::strtoull(argv[++i], nullptr, 10);
-    } else if (a == "--step" && i + 1 < argc) {
-      step = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
-    } else if (a == "--burst" && i + 1 < argc) {
-      g_burst = std::strtoul(argv[++i], nullptr, 10);
-    } else if (a == "--reps" && i + 1 < argc) {
-      reps = std::max(1, std::atoi(argv[++i]));
-    } else {
-      std::fprintf(stderr,
-                   "usage: tidstore_bench [--pattern dense|every-nth-block|clustered|random|"
-                   "vacuum] [--count N] [--step S] [--reps R] [--burst B]\n");
-      return 2;
-    }
-  }
+  pgstore::bench::Flags flags("tidstore_bench",
+                              "[--pattern dense|every-nth-block|clustered|random|vacuum] "
+                              "[--count N] [--step S] [--reps R] [--burst B]");
+  flags.Text("--pattern", &pattern);
+  flags.Number("--count", &count, uint64_t{0});  // 0: the pattern's default
+  flags.Number("--step", &step);
+  flags.Number("--burst", &g_burst);
+  flags.Number("--reps", &reps);
+  flags.Parse(argc, argv);
   const std::vector<std::pair<std::string, uint64_t>> all = {{"dense", 10000000},
                                                              {"every-nth-block", 33000},
                                                              {"clustered", 1000000},
@@ -272,13 +249,9 @@ int main(int argc, char** argv) {
   for (const auto& [name, default_count] : all) {
     if (pattern.empty() || pattern == name) todo.emplace_back(name, count ? count : default_count);
   }
-  if (todo.empty()) {
-    std::fprintf(stderr, "tidstore_bench: unknown pattern '%s'\n", pattern.c_str());
-    return 2;
-  }
-  if (step == 0 || (pattern == "every-nth-block" && count * step > 0xFFFFFFFFull)) {
-    std::fprintf(stderr, "tidstore_bench: --step must be positive and count * step < 2^32\n");
-    return 2;
+  if (todo.empty()) flags.Fail("unknown pattern '" + pattern + "'");
+  if (pattern == "every-nth-block" && count > 0xFFFFFFFFull / step) {
+    flags.Fail("--count times --step must be below 2^32 for every-nth-block");
   }
   std::vector<Row> rows;
   for (const auto& [name, n] : todo) rows.push_back(Run(name, n, step, reps));

@@ -8,7 +8,6 @@
 // tuple over the repetitions, tuple length, and the ratio to off. Without trailing NULLs the
 // truncation modes must be within noise of off.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -16,12 +15,14 @@
 
 #include "storage/tuple/deform.h"
 #include "storage/tuple/form.h"
+#include "tools/bench/bench_harness.h"
 #include "tools/bench/trailing_null_workloads.h"
 
 namespace {
 
 using namespace pgstore;
-using Clock = std::chrono::steady_clock;
+using bench::KeepAlive;
+using bench::Median;
 
 struct Variant {
   const char* name;
@@ -33,30 +34,15 @@ constexpr Variant kVariants[] = {{"off", tuple::TrailingNulls::kOff},
                                  {"off again", tuple::TrailingNulls::kOff}};
 constexpr int kNumVariants = sizeof(kVariants) / sizeof(kVariants[0]);
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-volatile size_t g_sink;
-
 }  // namespace
 
 int main(int argc, char** argv) {
   int reps = 9;
   int tuples = 0;  // 0: sized per row width
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--reps" && i + 1 < argc) {
-      reps = std::atoi(argv[++i]);
-    } else if (a == "--tuples" && i + 1 < argc) {
-      tuples = std::atoi(argv[++i]);
-    } else {
-      std::fprintf(stderr, "usage: tuple_bench [--reps N] [--tuples N]\n");
-      return 2;
-    }
-  }
-  if (reps < 1) reps = 1;
+  bench::Flags flags("tuple_bench", "[--reps N] [--tuples N]");
+  flags.Number("--reps", &reps);
+  flags.Number("--tuples", &tuples, 0);
+  flags.Parse(argc, argv);
   std::vector<bench::TrailingNullWorkload> cases = {
       {"narrow: 12 cols, no NULLs", 3, 9, 0}, bench::TrailingNullWorkloads()[6],
       bench::TrailingNullWorkloads()[5],      bench::TrailingNullWorkloads()[4],
@@ -79,21 +65,19 @@ int main(int argc, char** argv) {
       for (int v = 0; v < kNumVariants; ++v) {
         tuple::FormOptions o;
         o.trailing_nulls = kVariants[v].mode;
-        auto start = Clock::now();
+        bench::Stopwatch watch;
         for (int i = 0; i < n; ++i) {
           if (!tuple::FormHeapTupleInto(desc, values, o, &t).ok()) std::abort();
-          g_sink = t.size();
+          KeepAlive(t.size());
         }
-        form_ns[v].push_back(
-            std::chrono::duration<double, std::nano>(Clock::now() - start).count() / n);
+        form_ns[v].push_back(watch.Nanoseconds() / n);
         length[v] = t.size();
-        start = Clock::now();
+        watch.Restart();
         for (int i = 0; i < n; ++i) {
           if (!tuple::DeformHeapTupleInto(ByteView(t), desc, &out).ok()) std::abort();
-          g_sink = out.size();
+          KeepAlive(out.size());
         }
-        deform_ns[v].push_back(
-            std::chrono::duration<double, std::nano>(Clock::now() - start).count() / n);
+        deform_ns[v].push_back(watch.Nanoseconds() / n);
       }
     }
     const double form_off = Median(form_ns[0]), deform_off = Median(deform_ns[0]);

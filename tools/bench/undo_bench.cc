@@ -12,7 +12,6 @@
 //   bazel run --config=bench //tools/bench:undo_bench -- [--accounts N] [--updates N] [--reps N]
 //                                                        [--record-iterations N]
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -28,20 +27,14 @@
 #include "storage/undo/undo_record.h"
 #include "storage/undo/zheap_page.h"
 #include "storage/undo/zheap_table.h"
+#include "tools/bench/bench_harness.h"
 
 namespace pgstore {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using bench::Median;
 using undo::UndoRecord;
 using undo::UndoType;
-
-volatile size_t g_sink;
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 // A pgbench_accounts row's data: aid int4, bid int4, abalance int4, filler char(84) (a 1-byte
 // varlena header: 85 bytes). zheap stores pass-by-value columns unaligned.
@@ -122,18 +115,17 @@ void RecordSizes(int reps, int iterations) {
     for (int rep = 0; rep < reps; ++rep) {
       size_t sink = 0;
       std::vector<uint8_t> buf;
-      auto t0 = Clock::now();
+      bench::Stopwatch watch;
       for (int i = 0; i < kN; ++i) {
         buf.clear();
         (void)undo::PackUndoRecord(r, &buf);
         sink += buf.size();
       }
-      auto t1 = Clock::now();
+      pack_ns.push_back(watch.Nanoseconds() / kN);
+      watch.Restart();
       for (int i = 0; i < kN; ++i) sink += undo::UnpackUndoRecord(packed)->tuple.size();
-      auto t2 = Clock::now();
-      g_sink = sink;
-      pack_ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / kN);
-      unpack_ns.push_back(std::chrono::duration<double, std::nano>(t2 - t1).count() / kN);
+      unpack_ns.push_back(watch.Nanoseconds() / kN);
+      bench::KeepAlive(sink);
     }
     std::printf("  %-20s %6zu %8zu %9.1f %9.1f\n", undo::UndoTypeName(r.type), undo::PackedSize(r),
                 undo::PackedSize(first), Median(pack_ns), Median(unpack_ns));
@@ -156,9 +148,9 @@ void RollbackCost(int reps) {
     for (int x = 0; x < kXacts; ++x) {
       (void)xacts.Begin(++xid);
       for (int i = 0; i < kUpdates; ++i) (void)table.Update(xid, offs[i], ZheapAccount(i, x));
-      auto t0 = Clock::now();
+      const bench::Stopwatch watch;
       (void)table.Abort(xid);
-      total += std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+      total += watch.Nanoseconds();
     }
     ns.push_back(total / (kXacts * kUpdates));
   }
@@ -262,30 +254,13 @@ int main(int argc, char** argv) {
   uint64_t updates = 400000;
   int reps = 5;
   int record_iterations = 200000;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--accounts" && i + 1 < argc) {
-      accounts = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
-    } else if (a == "--updates" && i + 1 < argc) {
-      updates = std::strtoull(argv[++i], nullptr, 10);
-    } else if (a == "--reps" && i + 1 < argc) {
-      reps = std::atoi(argv[++i]);
-    } else if (a == "--record-iterations" && i + 1 < argc) {
-      record_iterations = std::atoi(argv[++i]);
-    } else {
-      std::fprintf(
-          stderr,
-          "undo_bench: unknown argument '%s'\n"
-          "usage: undo_bench [--accounts N] [--updates N] [--reps N] [--record-iterations N]\n",
-          a.c_str());
-      return 2;
-    }
-  }
-  if (accounts == 0 || updates < 4 || reps < 1 || record_iterations < 1) {
-    std::fprintf(stderr,
-                 "undo_bench: --accounts, --reps, --record-iterations positive, --updates >= 4\n");
-    return 2;
-  }
+  bench::Flags flags("undo_bench",
+                     "[--accounts N] [--updates N] [--reps N] [--record-iterations N]");
+  flags.Number("--accounts", &accounts);
+  flags.Number("--updates", &updates, uint64_t{4});  // reported after each quarter
+  flags.Number("--reps", &reps);
+  flags.Number("--record-iterations", &record_iterations);
+  flags.Parse(argc, argv);
   RecordSizes(reps, record_iterations);
   RollbackCost(reps);
   if (SimpleUpdate(accounts, updates, false) != 0) return 1;

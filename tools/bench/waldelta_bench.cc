@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -22,12 +21,13 @@
 
 #include "storage/waldelta/update_delta.h"
 #include "storage/waldelta/update_record.h"
+#include "tools/bench/bench_harness.h"
 #include "tools/bench/update_workloads.h"
 
 namespace pgstore {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using bench::Median;
 using waldelta::DeltaMethod;
 
 constexpr size_t kDistinctRows = 200;
@@ -37,18 +37,11 @@ constexpr int kOverheadRounds = 20;
 const DeltaMethod kMethods[] = {DeltaMethod::kNone, DeltaMethod::kPrefixSuffix,
                                 DeltaMethod::kPglzHistory, DeltaMethod::kChunk, DeltaMethod::kAuto};
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 struct Result {
   double bytes = 0;
   double encode_ns = 0;
   double decode_ns = 0;
 };
-
-volatile size_t g_sink;
 
 // One timed pass of `updates` encodes, and one of as many decodes.
 void RunOnce(const std::vector<bench::UpdatePair>& pairs,
@@ -58,23 +51,22 @@ void RunOnce(const std::vector<bench::UpdatePair>& pairs,
   const waldelta::RedoHeader header{1000, 0, 0, 1};
   waldelta::UpdateRecord record;
   waldelta::AutoBudget budget;  // one stream of updates, as one backend logs them
-  auto t0 = Clock::now();
+  bench::Stopwatch watch;
   for (size_t i = 0; i < updates; ++i) {
     const bench::UpdatePair& p = pairs[i % pairs.size()];
     (void)waldelta::EncodeUpdateInto(p.old_tuple, p.new_tuple, m, true, &record, &budget);
     sink += record.block_data.size();
   }
-  auto t1 = Clock::now();
+  *encode_ns = watch.Nanoseconds() / updates;
+  watch.Restart();
   for (size_t i = 0; i < updates; ++i) {
     const size_t k = i % pairs.size();
     sink += waldelta::ReconstructNewTuple(pairs[k].old_tuple, records[k].flags,
                                           records[k].block_data, header)
                 ->size();
   }
-  auto t2 = Clock::now();
-  g_sink = sink;
-  *encode_ns = std::chrono::duration<double, std::nano>(t1 - t0).count() / updates;
-  *decode_ns = std::chrono::duration<double, std::nano>(t2 - t1).count() / updates;
+  *decode_ns = watch.Nanoseconds() / updates;
+  bench::KeepAlive(sink);
 }
 
 // Encode ns per update of `m` over `passes` passes of the pairs. Each old tuple is read first
@@ -83,7 +75,7 @@ double EncodePasses(const std::vector<bench::UpdatePair>& pairs, DeltaMethod m, 
   size_t sink = 0;
   waldelta::UpdateRecord record;
   waldelta::AutoBudget budget;
-  auto t0 = Clock::now();
+  const bench::Stopwatch watch;
   for (int i = 0; i < passes; ++i) {
     for (const bench::UpdatePair& p : pairs) {
       for (size_t k = 0; k < p.old_tuple.size(); k += 64) sink += p.old_tuple[k];
@@ -91,9 +83,9 @@ double EncodePasses(const std::vector<bench::UpdatePair>& pairs, DeltaMethod m, 
       sink += record.block_data.size();
     }
   }
-  auto t1 = Clock::now();
-  g_sink = sink;
-  return std::chrono::duration<double, std::nano>(t1 - t0).count() / (pairs.size() * passes);
+  const double ns = watch.Nanoseconds() / (pairs.size() * passes);
+  bench::KeepAlive(sink);
+  return ns;
 }
 
 // Auto's encode CPU against prefix-suffix's, measured finely interleaved (prefix-suffix, auto,
@@ -125,33 +117,21 @@ int main(int argc, char** argv) {
   size_t updates = 100000;
   int reps = 5;
   std::string only;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--auto-overhead-child") {  // one process of the auto-overhead measurement
-      for (const bench::UpdateWorkload& w : bench::UpdateWorkloads()) {
-        if (w.name != kNothingMatches) continue;
-        const auto [ratio, control] = AutoOverhead(w, kOverheadRounds);
-        std::printf("%.6f %.6f\n", ratio, control);
-        return 0;
-      }
-      return 1;
-    } else if (a == "--updates" && i + 1 < argc) {
-      updates = std::strtoul(argv[++i], nullptr, 10);
-    } else if (a == "--reps" && i + 1 < argc) {
-      reps = std::atoi(argv[++i]);
-    } else if (a == "--case" && i + 1 < argc) {
-      only = argv[++i];
-    } else {
-      std::fprintf(stderr,
-                   "waldelta_bench: unknown argument '%s'\n"
-                   "usage: waldelta_bench [--updates N] [--reps N] [--case SUBSTRING]\n",
-                   a.c_str());
-      return 2;
+  bool overhead_child = false;  // one process of the auto-overhead measurement
+  bench::Flags flags("waldelta_bench", "[--updates N] [--reps N] [--case SUBSTRING]");
+  flags.Number("--updates", &updates);
+  flags.Number("--reps", &reps);
+  flags.Text("--case", &only);
+  flags.Switch("--auto-overhead-child", &overhead_child);
+  flags.Parse(argc, argv);
+  if (overhead_child) {
+    for (const bench::UpdateWorkload& w : bench::UpdateWorkloads()) {
+      if (w.name != kNothingMatches) continue;
+      const auto [ratio, control] = AutoOverhead(w, kOverheadRounds);
+      std::printf("%.6f %.6f\n", ratio, control);
+      return 0;
     }
-  }
-  if (updates == 0 || reps < 1) {
-    std::fprintf(stderr, "waldelta_bench: --updates and --reps must be positive\n");
-    return 2;
+    return 1;
   }
   std::map<std::string, std::map<DeltaMethod, Result>> all;
   bool any = false;
@@ -212,10 +192,7 @@ int main(int argc, char** argv) {
                   r.decode_ns, r.decode_ns / none.decode_ns);
     }
   }
-  if (!any) {
-    std::fprintf(stderr, "waldelta_bench: no case matches '%s'\n", only.c_str());
-    return 2;
-  }
+  if (!any) flags.Fail("no case matches '" + only + "'");
 
   std::printf("\nsummary: bytes per update (ratio to none) and encode ns\n");
   std::printf("  %-30s %16s %16s %16s %16s %16s\n", "case", "none", "prefix-suffix", "pglz-history",
