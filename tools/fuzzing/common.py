@@ -1,5 +1,6 @@
 """Paths, messages, atomic file writes and subprocess helpers shared by the fuzzing tools."""
 import errno
+import hashlib
 import json
 import os
 import shutil
@@ -57,6 +58,24 @@ def atomic_write_json(path, obj):
 def atomic_copy(src, dst):
     with open(src, "rb") as f:
         atomic_write(dst, f.read())
+
+
+def write_seed(directory, data):
+    """Writes one seed input into directory (made if missing), named by the SHA-1 of its bytes as
+    libFuzzer names corpus files, atomically. Returns False when the same input was there."""
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, hashlib.sha1(data).hexdigest())
+    if os.path.exists(path):
+        return False
+    atomic_write(path, data)
+    return True
+
+
+def corpora_dir(path=None):
+    """The corpora directory: path if given (it must exist), else corpora/ of this workspace."""
+    path = path or os.path.join(ROOT, "corpora")
+    require_dir(path, "corpora directory")
+    return path
 
 
 def read_json(path, default=None):

@@ -7,13 +7,22 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), ".."))
+from fuzzing.common import ToolError  # noqa: E402
+
 PG_BIN = "/usr/lib/postgresql/15/bin"
 PORT = "54329"
 
 
-def die(msg, tool="pg_capture"):
-    print(f"{tool}: {msg}", file=sys.stderr)
-    sys.exit(1)
+def require_postgres():
+    if not os.path.exists(f"{PG_BIN}/initdb"):
+        raise ToolError("PostgreSQL 15 is not installed (run tools/setup)")
+
+
+def failure(e):
+    """A ToolError naming the PostgreSQL program that failed and its first line of complaint."""
+    lines = (e.stderr or "").strip().splitlines()
+    return ToolError(f"{os.path.basename(e.cmd[4])} failed: {lines[0] if lines else f'exit {e.returncode}'}")
 
 
 class Cluster:

@@ -4,12 +4,15 @@ that fill a page with items of every alignment, reuse unused line pointers, redi
 kind of target, and drive the relation filler through inserts and updates that stay on the old
 page, go to the target page, or extend the relation.
 
-Usage: tools/seeds/make_page_build_seeds.py OUT_DIR   (normally corpora/)
+Usage: tools/seeds/make_page_build_seeds.py [CORPORA_DIR]   (default: corpora/ of this workspace)
 """
-import hashlib
+import argparse
 import os
 import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from fuzzing.common import corpora_dir, run_main, write_seed  # noqa: E402
 
 
 def add(length, seed=0):
@@ -53,15 +56,16 @@ def seeds():
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: make_page_build_seeds.py OUT_DIR")
-    d = os.path.join(sys.argv[1], "page_build_fuzzer")
-    os.makedirs(d, exist_ok=True)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("corpora", nargs="?",
+                    help="the corpora directory (default: corpora/ of this workspace)")
+    args = ap.parse_args()
+    d = os.path.join(corpora_dir(args.corpora), "page_build_fuzzer")
     for name, data in seeds():
-        with open(os.path.join(d, hashlib.sha1(data).hexdigest()), "wb") as f:
-            f.write(data)
+        write_seed(d, data)
         print(f"{name}: {len(data)} bytes")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

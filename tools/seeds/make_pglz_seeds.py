@@ -1,21 +1,24 @@
 #!/usr/bin/env python3
 """Writes the initial seed corpora of the pglz fuzz targets from real data on this machine.
 
-Usage: tools/seeds/make_pglz_seeds.py PGLZ_CLI OUT_DIR
-  PGLZ_CLI  the built pglz tool (bazel build //tools:pglz; bazel-bin/tools/pglz)
-  OUT_DIR   where corpora/<target>/ directories are written (normally corpora/)
+Usage: tools/seeds/make_pglz_seeds.py PGLZ_CLI [CORPORA_DIR]
+  PGLZ_CLI     the built pglz tool (bazel build //tools:pglz; bazel-bin/tools/pglz)
+  CORPORA_DIR  where the <target>/ directories are written (default: corpora/ of this workspace)
 
 Seeds are real inputs (license texts, a man page, an ELF binary, PostgreSQL's corrupt-input
 regression cases) framed the way each target reads its input: payload first, parameters in the
 trailing bytes (see fuzzers/fuzz_helpers.h TailSplitter and fuzzers/pglz_fuzz_params.h). After a
 campaign, tools/campaign --merge minimizes and merges what was found.
 """
+import argparse
 import gzip
-import hashlib
 import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from fuzzing.common import ToolError, corpora_dir, run_main, write_seed  # noqa: E402
 
 # Strategy selector bytes (pglz_fuzz_params.h): 0x00 = PostgreSQL default, 0x40 = always.
 DEFAULT = bytes([0x00] * 6)
@@ -59,15 +62,18 @@ def u16_tail(n):
 
 
 def write(out_dir, target, data):
-    d = os.path.join(out_dir, target)
-    os.makedirs(d, exist_ok=True)
-    open(os.path.join(d, hashlib.sha1(data).hexdigest()), "wb").write(data)
+    write_seed(os.path.join(out_dir, target), data)
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    cli, out_dir = sys.argv[1], sys.argv[2]
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("pglz_cli", help="the built pglz tool (bazel build //tools:pglz)")
+    ap.add_argument("corpora", nargs="?",
+                    help="the corpora directory (default: corpora/ of this workspace)")
+    args = ap.parse_args()
+    cli, out_dir = args.pglz_cli, corpora_dir(args.corpora)
+    if not os.access(cli, os.X_OK):
+        raise ToolError(f"{cli} is not an executable pglz tool (bazel build //tools:pglz)")
     # PostgreSQL's corrupt-input regression cases (compression_pglz.sql).
     corrupt = [bytes.fromhex(h) for h in ("01", "01ff", "010f01", "011001", "010300")]
     for c in corrupt:
@@ -89,6 +95,8 @@ def main():
             datum = ((total << 2) | 2).to_bytes(4, "little") + len(raw).to_bytes(4, "little") + c
             write(out_dir, "pglz_decode_fuzzer", datum)
 
+    return 0
+
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

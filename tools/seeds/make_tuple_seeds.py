@@ -11,11 +11,14 @@ before it attribute 1's code, and so on).
 
 Usage: tools/seeds/make_tuple_seeds.py [CORPORA_DIR]   (default: corpora/ of this workspace)
 """
-import hashlib
+import argparse
 import os
 import random
 import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from fuzzing.common import corpora_dir, run_main, write_seed  # noqa: E402
 
 KIND = {"int2": 0, "int4": 1, "int8": 2, "bool": 3, "float4": 4, "name": 5, "uuid": 6,
         "text": 7, "varchar": 7, "bpchar": 7, "jsonb": 7, "int4[]": 7, "text[]": 7,
@@ -39,13 +42,6 @@ def desc_tail(schema):
     return bytes(reversed([len(codes)] + codes))
 
 
-def write(out_dir, data):
-    os.makedirs(out_dir, exist_ok=True)
-    name = hashlib.sha1(data).hexdigest()
-    with open(os.path.join(out_dir, name), "wb") as f:
-        f.write(data)
-
-
 def items_of(page):
     lower = struct.unpack_from("<H", page, 12)[0]
     for i in range((lower - 24) // 4):
@@ -56,8 +52,11 @@ def items_of(page):
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    corpora = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "corpora")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("corpora", nargs="?",
+                    help="the corpora directory, with pg_capture/ (default: corpora/ of this "
+                    "workspace)")
+    corpora = corpora_dir(ap.parse_args().corpora)
     capture = os.path.join(corpora, "pg_capture")
     rng = random.Random(20261202)
     counts = {"page_decode_fuzzer": 0, "tuple_decode_fuzzer": 0, "tuple_round_trip_fuzzer": 0}
@@ -67,17 +66,17 @@ def main():
         rel = open(os.path.join(capture, table, "relation"), "rb").read()
         for b in range(len(rel) // PAGE):
             page = rel[b * PAGE:(b + 1) * PAGE]
-            write(os.path.join(corpora, "page_decode_fuzzer"), page + tail)
+            write_seed(os.path.join(corpora, "page_decode_fuzzer"), page + tail)
             counts["page_decode_fuzzer"] += 1
             tuples = list(items_of(page))
             for t in rng.sample(tuples, min(len(tuples), 12)):
-                write(os.path.join(corpora, "tuple_decode_fuzzer"), t + tail)
+                write_seed(os.path.join(corpora, "tuple_decode_fuzzer"), t + tail)
                 counts["tuple_decode_fuzzer"] += 1
     # An all-zero page (a valid new page) and an empty one just initialized.
-    write(os.path.join(corpora, "page_decode_fuzzer"), bytes(PAGE))
+    write_seed(os.path.join(corpora, "page_decode_fuzzer"), bytes(PAGE))
     new_page = bytearray(PAGE)
     struct.pack_into("<HHHH", new_page, 12, 24, PAGE, PAGE, 0x2004)
-    write(os.path.join(corpora, "page_decode_fuzzer"), bytes(new_page))
+    write_seed(os.path.join(corpora, "page_decode_fuzzer"), bytes(new_page))
     counts["page_decode_fuzzer"] += 2
     # Round trip: every kind, with and without dropped/missing flags, random row bytes.
     for n in range(60):
@@ -85,11 +84,12 @@ def main():
         codes = [rng.randrange(16) | rng.choice([0, 0, 0, 0x10, 0x20]) for _ in range(natts)]
         tail = bytes(reversed([natts] + codes))
         payload = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 3000)))
-        write(os.path.join(corpora, "tuple_round_trip_fuzzer"), payload + tail)
+        write_seed(os.path.join(corpora, "tuple_round_trip_fuzzer"), payload + tail)
         counts["tuple_round_trip_fuzzer"] += 1
     for target, n in counts.items():
         print(f"make_tuple_seeds: {target}: {n} seeds", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

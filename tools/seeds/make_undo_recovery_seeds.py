@@ -13,21 +13,16 @@ Plus raw-mode seeds: an empty zheap page of each slot count, and one with a line
 Usage: tools/seeds/make_undo_recovery_seeds.py [--count N] [CORPORA_DIR]
 """
 import argparse
-import hashlib
 import os
 import random
 import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from fuzzing.common import corpora_dir, run_main, write_seed  # noqa: E402
 
 PAGE = 8192
 SLOT_COUNTS = [2, 4, 8, 16, 31]
-
-
-def write(dir_path, blob):
-    os.makedirs(dir_path, exist_ok=True)
-    path = os.path.join(dir_path, hashlib.sha1(blob).hexdigest())
-    with open(path + ".tmp", "wb") as f:
-        f.write(blob)
-    os.replace(path + ".tmp", path)
 
 
 def damage(kind, pos, value):
@@ -47,13 +42,13 @@ def empty_zheap_page(slots, items=()):
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=60,
                     help="how many operation sequences of undo_ops_fuzzer's corpus to use")
-    ap.add_argument("corpora", nargs="?", default=os.path.join(root, "corpora"),
+    ap.add_argument("corpora", nargs="?",
                     help="the corpora directory (default: corpora/ of this workspace)")
     args = ap.parse_args()
+    args.corpora = corpora_dir(args.corpora)
     src = os.path.join(args.corpora, "undo_ops_fuzzer")
     out = os.path.join(args.corpora, "undo_recovery_fuzzer")
     rng = random.Random(14)
@@ -72,16 +67,17 @@ def main():
                       damage(1, 24 + rng.randrange(200), rng.randrange(256)),
                       damage(2, rng.randrange(slots), rng.randrange(3)),
                       damage(3, rng.randrange(4), 0)):
-            write(out, head + extra)
+            write_seed(out, head + extra)
             written += 1
     for slots_byte, slots in enumerate(SLOT_COUNTS):
         special = PAGE - 16 * slots
         for page in (empty_zheap_page(slots),
                      empty_zheap_page(slots, [(special - 64, 1, 20)])):
-            write(out, bytes([0x80 | slots_byte]) + page + b"\x00")
+            write_seed(out, bytes([0x80 | slots_byte]) + page + b"\x00")
             written += 1
     print(f"wrote {written} seeds to {out}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -14,16 +14,13 @@ low byte before its high byte):
 
 Usage: tools/seeds/make_waldelta_seeds.py [CORPORA_DIR]   (default: corpora/ of this workspace)
 """
-import hashlib
+import argparse
 import os
 import struct
 import sys
 
-
-def write(dir_path, blob):
-    os.makedirs(dir_path, exist_ok=True)
-    with open(os.path.join(dir_path, hashlib.sha1(blob).hexdigest()), "wb") as f:
-        f.write(blob)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from fuzzing.common import corpora_dir, run_main, write_seed  # noqa: E402
 
 
 def tail_u16(v):
@@ -31,8 +28,11 @@ def tail_u16(v):
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    corpora = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "corpora")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("corpora", nargs="?",
+                    help="the corpora directory, with pg_wal/updates.tsv (default: corpora/ of "
+                    "this workspace)")
+    corpora = corpora_dir(ap.parse_args().corpora)
     records = []
     with open(os.path.join(corpora, "pg_wal", "updates.tsv")) as f:
         for line in f:
@@ -50,16 +50,16 @@ def main():
             chosen.append((flags, block, old, new))
     n = 0
     for flags, block, old, new in chosen:
-        write(os.path.join(corpora, "waldelta_decode_fuzzer"),
+        write_seed(os.path.join(corpora, "waldelta_decode_fuzzer"),
               old + block + tail_u16(len(old)) + bytes([flags, 0]))
-        write(os.path.join(corpora, "waldelta_decode_fuzzer"),
+        write_seed(os.path.join(corpora, "waldelta_decode_fuzzer"),
               old + new + tail_u16(len(old)) + bytes([3]))
         main_data = struct.pack("<IHBBIH", 700 + n, 1 + n, 0, flags, 0, 2 + n)
-        write(os.path.join(corpora, "waldelta_decode_fuzzer"), main_data + tail_u16(0) + bytes([3]))
+        write_seed(os.path.join(corpora, "waldelta_decode_fuzzer"), main_data + tail_u16(0) + bytes([3]))
         old_data, new_data = old[old[22]:], new[new[22]:]
         pair = old_data + new_data + bytes([200, 0]) + tail_u16(len(old_data))
-        write(os.path.join(corpora, "waldelta_round_trip_fuzzer"), pair)
-        write(os.path.join(corpora, "waldelta_differential_fuzzer"), bytes([n % 251, 0, 0x5A]) + pair)
+        write_seed(os.path.join(corpora, "waldelta_round_trip_fuzzer"), pair)
+        write_seed(os.path.join(corpora, "waldelta_differential_fuzzer"), bytes([n % 251, 0, 0x5A]) + pair)
         n += 1
     # Delta bodies: pglz-history (a control byte, literals, a 3-byte tag into the history) and
     # chunk (a literal run and a copy), against a history of 64 bytes.
@@ -67,11 +67,12 @@ def main():
     pglz = bytes([0x02, ord("x")]) + bytes([0x0F, 0x40, 2]) + b"yz"  # literal, tag len 20 off 64
     chunk = bytes([0x01, ord("a"), ord("b"), 0x80 | 6]) + struct.pack("<H", 5)
     for mode, body, target in ((1, pglz, 23), (2, chunk, 12)):
-        write(os.path.join(corpora, "waldelta_decode_fuzzer"),
+        write_seed(os.path.join(corpora, "waldelta_decode_fuzzer"),
               history + body + tail_u16(len(history)) + tail_u16(target) + bytes([mode]))
     print(f"make_waldelta_seeds: {len(chosen)} records of {len(records)} seeded each target, "
           f"plus 2 delta bodies", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)
