@@ -64,7 +64,7 @@ void Flags::Parse(int argc, char** argv) const {
       continue;
     }
     const auto option = std::find_if(options_.begin(), options_.end(),
-                                      [&](const Option& o) { return o.name == arg; });
+                                     [&](const Option& o) { return o.name == arg; });
     if (option == options_.end()) Fail("unknown flag '" + arg + "'");
     if (!option->takes_value) {
       option->set("");

@@ -127,10 +127,11 @@ def die_with_parent():
         pass
 
 
-def bazel(args, what):
-    """Runs bazel in the workspace and returns its stdout. On failure: ToolError with one line,
-    the first error Bazel printed, and the full output in out/bazel-error.log."""
-    r = subprocess.run(["bazel", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+def bazel(args, what, tree=ROOT):
+    """Runs bazel in the workspace (or in tree, a copy of it) and returns its stdout. On failure:
+    ToolError with one line, the first error Bazel printed, and the full output in
+    out/bazel-error.log."""
+    r = subprocess.run(["bazel", *args], cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
     if r.returncode != 0:
         log_path = os.path.join(ROOT, "out", "bazel-error.log")

@@ -10,9 +10,10 @@ QUERY = 'attr(tags, "fuzz-test", //...)'
 PLANTED = 'attr(tags, "planted-crash", //...)'
 
 
-def discover():
-    """{name: label} of every fuzz target, the planted-crash target included."""
-    out = bazel(["query", "--noshow_progress", QUERY], "finding fuzz targets")
+def discover(tree=ROOT):
+    """{name: label} of every fuzz target of the workspace (or of tree, a copy of it), the
+    planted-crash target included."""
+    out = bazel(["query", "--noshow_progress", QUERY], "finding fuzz targets", tree)
     return {l.split(":")[-1]: l for l in out.split() if ":" in l}
 
 
@@ -44,8 +45,9 @@ def select(requested, bin_dir=None):
     return {n: known[n] for n in names}
 
 
-def build(targets, config, bin_dir=None):
-    """{name: path of <name>_bin} built with --config=config (or found in bin_dir)."""
+def build(targets, config, bin_dir=None, tree=ROOT):
+    """{name: path of <name>_bin} built with --config=config in the workspace (or in tree, a copy
+    of it), or found in bin_dir."""
     if bin_dir:
         paths = {n: os.path.join(os.path.abspath(bin_dir), n + "_bin") for n in targets}
         missing = [p for p in paths.values() if not os.access(p, os.X_OK)]
@@ -55,14 +57,14 @@ def build(targets, config, bin_dir=None):
     log(f"building {len(targets)} fuzz target(s) with --config={config} ...")
     labels = [l + "_bin" for l in targets.values()]
     try:
-        bazel(["build", "--noshow_progress", f"--config={config}", *labels], "the build")
+        bazel(["build", "--noshow_progress", f"--config={config}", *labels], "the build", tree)
     except ToolError:
         # Name the target that does not build, one build per target.
         for name, label in targets.items():
             bazel(["build", "--noshow_progress", f"--config={config}", label + "_bin"],
-                   f"building {name}")
+                  f"building {name}", tree)
         raise
-    bazel_bin = bazel(["info", f"--config={config}", "bazel-bin"], "bazel info").strip()
+    bazel_bin = bazel(["info", f"--config={config}", "bazel-bin"], "bazel info", tree).strip()
     return {n: os.path.join(bazel_bin, l.lstrip("/").replace(":", "/") + "_bin")
             for n, l in targets.items()}
 
