@@ -20,6 +20,32 @@ TEST(StatusTest, CorruptionCarriesMessage) {
   EXPECT_EQ(s.ToString(), "corruption: truncated match tag");
 }
 
+TEST(StatusTest, EveryCodeHasItsPredicateAndItsWord) {
+  const Status invalid = Status::InvalidArgument("offsets not ascending");
+  const Status unsupported = Status::NotSupported("cannot parse a value of type numeric");
+  const Status busy = Status::Busy("no free transaction slot");
+  EXPECT_TRUE(invalid.IsInvalidArgument());
+  EXPECT_TRUE(unsupported.IsNotSupported());
+  EXPECT_TRUE(busy.IsBusy());
+  EXPECT_FALSE(invalid.IsCorruption() || invalid.IsBusy() || invalid.IsNotSupported());
+  EXPECT_EQ(invalid.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(invalid.ToString(), "invalid argument: offsets not ascending");
+  EXPECT_EQ(unsupported.ToString(), "not supported: cannot parse a value of type numeric");
+  EXPECT_EQ(busy.ToString(), "busy: no free transaction slot");
+  EXPECT_EQ(Status::Ok().ToString(), "ok");
+}
+
+TEST(StatusTest, ReturnIfErrorPassesTheFirstErrorOn) {
+  const auto first_error = [](Status a, Status b) -> Status {
+    PGSTORE_RETURN_IF_ERROR(a);
+    PGSTORE_RETURN_IF_ERROR(b);
+    return Status::Ok();
+  };
+  EXPECT_TRUE(first_error(Status::Ok(), Status::Ok()).ok());
+  EXPECT_EQ(first_error(Status::Ok(), Status::Busy("b")).message(), "b");
+  EXPECT_EQ(first_error(Status::Corruption("a"), Status::Busy("b")).message(), "a");
+}
+
 TEST(StatusOrTest, HoldsValueOrError) {
   StatusOr<int> v(7);
   ASSERT_TRUE(v.ok());

@@ -12,8 +12,6 @@ std::string Status::ToString() const {
       return "invalid argument: " + message_;
     case StatusCode::kNotSupported:
       return "not supported: " + message_;
-    case StatusCode::kIOError:
-      return "io error: " + message_;
     case StatusCode::kBusy:
       return "busy: " + message_;
   }

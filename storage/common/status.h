@@ -13,7 +13,7 @@
 
 namespace pgstore {
 
-enum class StatusCode { kOk, kCorruption, kInvalidArgument, kNotSupported, kIOError, kBusy };
+enum class StatusCode { kOk, kCorruption, kInvalidArgument, kNotSupported, kBusy };
 
 class [[nodiscard]] Status {
  public:
@@ -29,7 +29,6 @@ class [[nodiscard]] Status {
   static Status NotSupported(std::string msg) {
     return Status(StatusCode::kNotSupported, std::move(msg));
   }
-  static Status IOError(std::string msg) { return Status(StatusCode::kIOError, std::move(msg)); }
   // A resource is held by someone else (a full set of transaction slots, a tuple another
   // transaction is changing): retry later; nothing is wrong with the data.
   static Status Busy(std::string msg) { return Status(StatusCode::kBusy, std::move(msg)); }

@@ -76,11 +76,9 @@ class UndoLog {
   Status SetProgress(UndoRecPtr first, uint32_t progress);
 
   uint32_t logno() const { return logno_; }
-  UndoRecPtr first() const { return MakeUndoRecPtr(logno_, kUndoPageHeaderSize); }
   UndoRecPtr insert_ptr() const { return PtrOfStream(stream_.size()); }
   bool empty() const { return stream_.empty(); }
   size_t num_records() const { return starts_.size(); }
-  const std::vector<uint64_t>& record_starts() const { return starts_; }  // stream indexes
 
   // The log as pages (the last one partly filled).
   std::vector<UndoPage> Pages() const;
