@@ -1,5 +1,7 @@
 // TupleDesc::FromSchema and ParseValue: every type's text form, its range and its malformed
 // inputs, each an InvalidArgument naming the value (NotSupported for types without a text form).
+#include "storage/tuple/tuple_desc.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,7 +11,6 @@
 
 #include "storage/common/bytes.h"
 #include "storage/tuple/heap_tuple_format.h"
-#include "storage/tuple/tuple_desc.h"
 
 namespace pgstore::tuple {
 namespace {
@@ -91,10 +92,10 @@ TEST(ParseValueTest, DatesCountDaysFrom2000InTheGregorianCalendar) {
   EXPECT_EQ(DateValue("2024-02-29"), 8825);
   // PostgreSQL's last date: DATE_END_JULIAN (2147483494) - 1 - POSTGRES_EPOCH_JDATE (2451545).
   EXPECT_EQ(DateValue("5874897-12-31"), 2145031948);
-  for (const char* bad : {"", "2000", "2000-01", "2000-01-", "-2000-01-01", "2000-+1-01",
-                          "2000-01-x1", "2000-1x-01", "0000-01-01", "5874898-01-01", "2000-00-10",
-                          "2000-13-01", "2000-01-00", "2000-01-32", "1900-02-29", "2023-02-29",
-                          "2000-04-31"}) {
+  for (const char* bad :
+       {"", "2000", "2000-01", "2000-01-", "-2000-01-01", "2000-+1-01", "2000-01-x1", "2000-1x-01",
+        "0000-01-01", "5874898-01-01", "2000-00-10", "2000-13-01", "2000-01-00", "2000-01-32",
+        "1900-02-29", "2023-02-29", "2000-04-31"}) {
     EXPECT_EQ(ParseError("date", bad).message(), std::string("bad date value: ") + bad);
   }
 }

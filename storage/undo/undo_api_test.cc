@@ -62,7 +62,7 @@ TEST(XactTableTest, AllVisibleOnlyOnceEveryOlderTransactionFinished) {
   x.MarkAborted(1);
   EXPECT_TRUE(x.AllVisible(2));
   ASSERT_TRUE(x.Begin(3).ok());
-  EXPECT_TRUE(x.AllVisible(2));  // 3 started after 2 committed
+  EXPECT_TRUE(x.AllVisible(2));                     // 3 started after 2 committed
   EXPECT_EQ(x.AfterCrash().states().count(3), 0u);  // running: forgotten by a crash
 }
 
