@@ -122,6 +122,17 @@ TEST(VerifyTest, AllZeroPageIsNew) {
   EXPECT_TRUE(Checks(*p).empty());
 }
 
+TEST(VerifyTest, EveryFlagBitButTheThreeKnownOnesIsReported) {
+  for (int bit = 0; bit < 16; ++bit) {
+    HeapPage p;
+    StoreLE16(p.mutable_data() + kOffFlags, static_cast<uint16_t>(1u << bit));
+    const std::vector<std::string> want = (1u << bit) & kValidFlagBits
+                                              ? std::vector<std::string>{}
+                                              : std::vector<std::string>{"0: unknown flag bits"};
+    EXPECT_EQ(Checks(p), want) << "pd_flags bit " << bit;
+  }
+}
+
 TEST(VerifyTest, HeaderProblems) {
   HeapPage p;
   StoreLE16(p.mutable_data() + kOffPageSizeVersion, 0x2005);
@@ -131,6 +142,13 @@ TEST(VerifyTest, HeaderProblems) {
   HeapPage q;
   StoreLE16(q.mutable_data() + kOffUpper, 20);
   EXPECT_EQ(Checks(q), (std::vector<std::string>{"0: corrupted page pointers"}));
+  for (const auto& [upper, special] : {std::pair{8200, 8192}, std::pair{8184, 8176}}) {
+    HeapPage u;  // pd_upper past pd_special
+    StoreLE16(u.mutable_data() + kOffUpper, static_cast<uint16_t>(upper));
+    StoreLE16(u.mutable_data() + kOffSpecial, static_cast<uint16_t>(special));
+    EXPECT_EQ(Checks(u), (std::vector<std::string>{"0: corrupted page pointers"}))
+        << "pd_upper " << upper << ", pd_special " << special;
+  }
   HeapPage r;
   StoreLE16(r.mutable_data() + kOffSpecial, 8188);
   StoreLE16(r.mutable_data() + kOffUpper, 8188);
