@@ -3,6 +3,8 @@
 //
 //   bazel run --config=bench //tools/bench:pglz_bench -- [--chunk BYTES] [--reps N] [FILE...]
 //
+// A relative FILE is the caller's (BUILD_WORKING_DIRECTORY under bazel run).
+//
 // Each input is cut into chunks (default 16 KiB, a typical TOAST value) compressed one by one with
 // the "always" strategy, so every input is measured (the default strategy gives up on
 // incompressible data). Each repetition times every implementation back to back on the same
@@ -26,6 +28,7 @@
 #include "storage/pglz/decompress.h"
 #include "storage/pglz/pglz_format.h"
 #include "tools/bench/bench_harness.h"
+#include "tools/cli_path.h"
 
 namespace {
 
@@ -260,7 +263,9 @@ int main(int argc, char** argv) {
   std::vector<Input> inputs;
   for (const std::string& file : files) {
     Input in{file, {}};
-    if (!ReadPrefix(file, 0, 1 << 20, &in.data)) flags.Fail("cannot read " + file);
+    if (!ReadPrefix(pgstore::cli::ResolvePath(file), 0, 1 << 20, &in.data)) {
+      flags.Fail("cannot read " + file);
+    }
     inputs.push_back(std::move(in));
   }
   if (inputs.empty()) inputs = DefaultInputs();

@@ -5,7 +5,7 @@
 //   undo_log_decode_fuzzer     the pages of logs of 1..3 transactions whose records span pages
 //   undo_ops_fuzzer            operation scripts (its byte encoding) with aborts and crashes
 //
-//   bazel run //tools/seeds:make_undo_seeds -- CORPORA_DIR
+//   bazel run //tools/seeds:make_undo_seeds -- CORPORA_DIR   (a relative path is the caller's)
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -14,6 +14,7 @@
 
 #include "storage/undo/undo_log.h"
 #include "storage/undo/undo_record.h"
+#include "tools/cli_path.h"
 
 namespace {
 
@@ -81,7 +82,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: make_undo_seeds CORPORA_DIR\n");
     return 2;
   }
-  const std::string corpora = argv[1];
+  const std::string corpora = pgstore::cli::ResolvePath(argv[1]);
   int records = 0, logs = 0;
   for (uint8_t t = 0; t <= kMaxUndoType; ++t) {
     for (int variant : {0, 6, 9, 15}) {
