@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,44 @@ TEST(UndoRecordApiTest, RecordsThatCannotBePackedAreInvalidArguments) {
   EXPECT_TRUE(out.empty());
   EXPECT_STREQ(UndoTypeName(static_cast<UndoType>(kMaxUndoType + 1)), "?");
   EXPECT_STREQ(UndoTypeName(UndoType::kItemIdUnused), "ITEMID_UNUSED");
+}
+
+TEST(UndoRecordApiTest, RecordsAreEqualExactlyWhenEveryFieldThatIsPresentIs) {
+  UndoRecord base = InsertRecord(7);
+  base.has_transaction = true;
+  base.transaction.progress = 3;
+  const std::vector<std::function<void(UndoRecord*)>> changes = {
+      [](UndoRecord* r) { r->rmid = 23; },
+      [](UndoRecord* r) { r->type = UndoType::kDelete; },
+      [](UndoRecord* r) { r->payload_flags = kInfoPayloadContainsSlot; },
+      [](UndoRecord* r) { r->reloid = 1; },
+      [](UndoRecord* r) { r->prevxid = 1; },
+      [](UndoRecord* r) { r->xid = 1; },
+      [](UndoRecord* r) { r->cid = 1; },
+      [](UndoRecord* r) { r->fork = 1; },
+      [](UndoRecord* r) { r->has_block = false; },
+      [](UndoRecord* r) { r->blkprev = 1; },
+      [](UndoRecord* r) { r->block = 1; },
+      [](UndoRecord* r) { r->offset = 2; },
+      [](UndoRecord* r) { r->has_transaction = false; },
+      [](UndoRecord* r) { r->transaction.progress = 4; },
+      [](UndoRecord* r) { r->payload = {1}; },
+      [](UndoRecord* r) { r->tuple = {1}; },
+  };
+  EXPECT_TRUE(base == base);
+  for (size_t i = 0; i < changes.size(); ++i) {
+    UndoRecord other = base;
+    changes[i](&other);
+    EXPECT_FALSE(base == other) << "change " << i;
+    EXPECT_FALSE(other == base) << "change " << i;
+  }
+  // Parts that are absent do not count.
+  UndoRecord a = InsertRecord(7), b = InsertRecord(7);
+  a.has_block = b.has_block = false;
+  a.block = 1;
+  EXPECT_TRUE(a == b);
+  a.transaction.progress = 9;  // has_transaction is false in both
+  EXPECT_TRUE(a == b);
 }
 
 TEST(UndoLogApiTest, PointersThatAreNotRecordsOfTheLogAreInvalidArguments) {
