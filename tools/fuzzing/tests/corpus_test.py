@@ -42,12 +42,13 @@ def copy_corpora(name, *targets):
     return d
 
 
-def fuzzed_inputs(name, seconds=5):
-    """Inputs a short libFuzzer run adds to the seeds (many, overlapping in coverage)."""
+def fuzzed_inputs(name, runs=30000):
+    """Inputs a short libFuzzer run adds to the seeds (many, overlapping in coverage). A count of
+    executions with a fixed seed, not a time: the same inputs however busy the machine is."""
     d = os.path.join(TMP, name)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
-    subprocess.run([BINARY, f"-max_total_time={seconds}", "-reduce_inputs=0", "-seed=1", d,
+    subprocess.run([BINARY, f"-runs={runs}", "-reduce_inputs=0", "-seed=1", d,
                     os.path.join(ROOT, "corpora", TARGET)], capture_output=True)
     return d
 
