@@ -101,6 +101,29 @@ TEST(RecoveryTest, RestoredTupleOutsideTheTupleSpaceIsCorruption) {
   EXPECT_TRUE(Recover(image, page).IsCorruption());
 }
 
+// Found by undo_recovery_fuzzer: with pd_upper damaged past pd_special, an INSERT's rollback
+// (which restores no tuple bytes) succeeded on a page whose tuple space is not a range. A page
+// whose pointers are out of order is now refused before any rollback, as PageIsVerified would.
+TEST(RecoveryTest, PageWhosePointersAreOutOfOrderIsCorruption) {
+  Image image;
+  MakeImage(&image, [](ZheapTable& t, uint16_t) { ASSERT_TRUE(t.Insert(41, ZTuple("new")).ok()); });
+  ASSERT_TRUE(Recover(image, image.page).ok());
+  const uint16_t special = LoadLE16(image.page.data() + page::kOffSpecial);
+  const uint16_t lower = LoadLE16(image.page.data() + page::kOffLower);
+  const std::vector<std::pair<size_t, size_t>> damage = {{page::kOffUpper, special + 8u},
+                                                         {page::kOffUpper, 40000u},
+                                                         {page::kOffUpper, lower - 4u},
+                                                         {page::kOffLower, 20u},
+                                                         {page::kOffSpecial, page::kPageSize + 8u}};
+  for (const auto& [field, value] : damage) {
+    std::vector<uint8_t> page = image.page;
+    StoreLE16(page.data() + field, static_cast<uint16_t>(value));
+    const Status s = Recover(image, page);
+    EXPECT_TRUE(s.IsCorruption()) << "field " << field << " = " << value << ": " << s.ToString();
+    EXPECT_EQ(s.message(), "corrupted page pointers");
+  }
+}
+
 // Builds the crash image by hand: the page as transaction 41 left it after deleting `off`, with
 // its slot pointing at an undo record whose blkprev is `blkprev(p)` for its own pointer p.
 template <typename Blkprev>

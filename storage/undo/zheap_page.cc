@@ -12,6 +12,12 @@ StatusOr<ZheapPage> ZheapPage::FromBytes(ByteView bytes, int num_slots) {
     return Status::InvalidArgument("transaction slots: 2, 4, 8, 16 or 31");
   StatusOr<page::HeapPage> p = page::HeapPage::FromBytes(bytes);
   if (!p.ok()) return p.status();
+  // PageIsVerified's header check: rollback restores tuples between pd_upper and pd_special,
+  // which must be an ordered range inside the page.
+  if (!(page::kPageHeaderSize <= p->lower() && p->lower() <= p->upper() &&
+        p->upper() <= p->special() && p->special() <= page::kPageSize)) {
+    return Status::Corruption("corrupted page pointers");
+  }
   if (p->special() != page::kPageSize - num_slots * kTransInfoSize) {
     return Status::InvalidArgument("special space does not hold " + std::to_string(num_slots) +
                                    " transaction slots");

@@ -67,7 +67,8 @@ class ZheapPage {
  public:
   // REQUIRES: ValidSlotCount(num_slots).
   explicit ZheapPage(int num_slots = kDefaultTransSlots);
-  // A page from bytes (after a crash): InvalidArgument unless 8192 bytes with special space of
+  // A page from bytes (after a crash): Corruption "corrupted page pointers" unless 24 <= pd_lower
+  // <= pd_upper <= pd_special <= 8192; InvalidArgument unless 8192 bytes with special space of
   // exactly num_slots slots.
   static StatusOr<ZheapPage> FromBytes(ByteView bytes, int num_slots);
 

@@ -25,7 +25,8 @@
 // changes nothing.
 //
 // Recovery reads bytes that may be corrupt (the page, the undo log, the commit log) and returns
-// Corruption rather than trusting them: a slot holding an id beyond 32 bits (pgstore's
+// Corruption rather than trusting them: a page whose pointers are out of order (ZheapPage::
+// FromBytes, before any rollback), a slot holding an id beyond 32 bits (pgstore's
 // transactions are 32-bit, epoch 0), two slots held by one transaction, a slot whose undo pointer
 // is not a record of its own transaction for this block; a chain whose blkprev does not point
 // strictly backwards in the log (so a walk takes at most UndoLog::num_records() steps: no loop,
