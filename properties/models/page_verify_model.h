@@ -18,10 +18,24 @@
 //     normal: "normal line pointer has no length" if lp_len is 0; otherwise, and for dead line
 //       pointers with a length, the storage checks "item not maxaligned", "item below
 //       pd_upper", "item past pd_special" (lp_off + lp_len > pd_special); a normal item that
-//       passes them all is a tuple, and "tuple" is reported when tuple_ok rejects its bytes.
+//       passes them all is "item shorter than a tuple header" under 24 bytes, else a tuple:
+//       its header bits (infomask at 20, infomask2 at 18) give "multixact xmax marked committed"
+//       (0x1000 and 0x0400), "HOT-updated tuple has xmax 0" (HEAP_HOT_UPDATED 0x4000, xmax not
+//       hinted invalid 0x0800, xmin not hinted aborted, updating xid 0), "heap-only tuple not
+//       marked HEAP_UPDATED" (0x8000 without 0x2000); then "tuple" when tuple_ok rejects it.
 //   Then overlaps: the items that passed the storage checks, sorted by lp_off (ties in line
 //     pointer order); each that starts before the previous one ends is reported with
 //     "item overlaps line pointer P", P the previous one.
+//   Then amcheck's update chain walk (PostgreSQL 16's verify_heapam), in line pointer order: a
+//     redirect to a normal line pointer that is a tuple links to it ("redirect to a tuple that
+//     is not heap-only"); a tuple links to the tuple its t_ctid names on block 0 (not itself)
+//     when its updating xid (raw xmax, unknown for a multixact that is neither lock-only nor
+//     hinted invalid) is nonzero and equals that tuple's xmin, then "non-HOT update produced a
+//     heap-only tuple at line pointer N" or "HOT update produced a tuple that is not heap-only
+//     at line pointer N" by the HEAP_HOT_UPDATED bit; a link to a tuple already linked is "line
+//     pointer N has two predecessors (also P)" instead. Last, in line pointer order, "heap-only
+//     tuple is the root of a chain" for every heap-only tuple nothing links to, unless its xmin
+//     is 0, hinted aborted, or a tuple with an unknown updating xid names it.
 // Checks are named by these phrases; the verifier's tuple findings ("tuple: <reason>") and its
 // checksum finding (with the two values) compare by their first words.
 #ifndef PGSTORE_PROPERTIES_MODELS_PAGE_VERIFY_MODEL_H_

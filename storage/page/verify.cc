@@ -4,6 +4,7 @@
 
 #include "storage/page/checksum.h"
 #include "storage/page/heap_page.h"
+#include "storage/page/hot_chain_checks.h"
 #include "storage/tuple/deform.h"
 #include "storage/tuple/tuple_header.h"
 
@@ -27,7 +28,9 @@ class Verifier {
   }
 
  private:
-  void Report(int lp, std::string check) { problems_.push_back({lp, std::move(check)}); }
+  void Report(int lp, std::string check, int attnum = -1) {
+    problems_.push_back({lp, attnum, std::move(check)});
+  }
 
   // Returns whether the line pointer array can be walked.
   bool CheckHeader() {
@@ -63,6 +66,7 @@ class Verifier {
       bool operator<(const Extent& o) const { return start < o.start; }
     };
     std::vector<Extent> extents;  // every item with storage
+    std::vector<ChainLink> links(page_.MaxOffset());
     for (int lp = 1; lp <= page_.MaxOffset(); ++lp) {
       const ItemId id = page_.GetItemId(lp);
       switch (id.flags) {
@@ -70,7 +74,10 @@ class Verifier {
           if (id.len != 0 || id.off != 0) Report(lp, "unused line pointer has storage");
           break;
         case LpFlags::kRedirect:
-          CheckRedirect(lp, id);
+          if (CheckRedirect(lp, id)) {
+            links[lp - 1].kind = ChainLink::Kind::kRedirect;
+            links[lp - 1].redirect_target = id.off;
+          }
           break;
         case LpFlags::kDead:
           if (id.len != 0 && CheckStorage(lp, id))
@@ -81,7 +88,14 @@ class Verifier {
             Report(lp, "normal line pointer has no length");
           } else if (CheckStorage(lp, id)) {
             extents.push_back({id.off, static_cast<size_t>(id.off) + id.len, lp});
-            CheckTuple(lp, id);
+            if (!options_.items_are_tuples) {
+              // no tuple checks
+            } else if (id.len < tuple::kMinHeapTupleSize) {
+              Report(lp, "item shorter than a tuple header");
+            } else {
+              links[lp - 1].kind = ChainLink::Kind::kTuple;
+              links[lp - 1].header = CheckTuple(lp, id);
+            }
           }
           break;
       }
@@ -92,15 +106,21 @@ class Verifier {
         Report(extents[i].lp, "item overlaps line pointer " + std::to_string(extents[i - 1].lp));
       }
     }
+    CheckUpdateChains(links, blkno_, &problems_);
   }
 
-  void CheckRedirect(int lp, ItemId id) {
+  // Whether the redirect leads to a normal line pointer; reports why not.
+  bool CheckRedirect(int lp, ItemId id) {
     if (id.len != 0) Report(lp, "redirect has length");
     if (id.off < kFirstOffsetNumber || id.off > page_.MaxOffset()) {
       Report(lp, "redirect target out of range");
-    } else if (page_.GetItemId(id.off).flags != LpFlags::kNormal) {
-      Report(lp, "redirect to a line pointer that is not normal");
+      return false;
     }
+    if (page_.GetItemId(id.off).flags != LpFlags::kNormal) {
+      Report(lp, "redirect to a line pointer that is not normal");
+      return false;
+    }
+    return true;
   }
 
   // Whether the item lies inside the tuple space; reports why not.
@@ -121,12 +141,19 @@ class Verifier {
     return ok;
   }
 
-  void CheckTuple(int lp, ItemId id) {
+  // Checks the tuple at a normal item of at least 24 bytes; returns its fixed header fields.
+  tuple::TupleHeader CheckTuple(int lp, ItemId id) {
     const ByteView tuple = page_.bytes().Sub(id.off, id.len);
-    const Status s = options_.desc != nullptr
-                         ? tuple::DeformHeapTuple(tuple, *options_.desc).status()
-                         : tuple::ParseTupleHeader(tuple).status();
-    if (!s.ok()) Report(lp, "tuple: " + s.message());
+    const tuple::TupleHeader header = tuple::ReadRawTupleHeader(tuple);
+    CheckTupleHeaderBits(header, lp, &problems_);
+    int attnum = -1;
+    Status s = tuple::ParseTupleHeader(tuple).status();
+    if (s.ok() && options_.desc != nullptr) {
+      std::vector<tuple::Datum> values;
+      s = tuple::DeformHeapTupleInto(tuple, *options_.desc, &values, &attnum);
+    }
+    if (!s.ok()) Report(lp, "tuple: " + s.message(), attnum);
+    return header;
   }
 
   const HeapPage& page_;
@@ -140,7 +167,7 @@ class Verifier {
 std::vector<PageProblem> VerifyHeapPage(ByteView page, uint32_t blkno,
                                         const VerifyOptions& options) {
   StatusOr<HeapPage> p = HeapPage::FromBytes(page);
-  if (!p.ok()) return {{0, "page is not 8192 bytes"}};
+  if (!p.ok()) return {{0, -1, "page is not 8192 bytes"}};
   return Verifier(*p, blkno, options).Run();
 }
 

@@ -1,5 +1,6 @@
 // A verifier for heap pages read from disk: reports every inconsistency it finds, each with the
-// line pointer it concerns (0 for the page header) and a short phrase naming the failed check.
+// line pointer it concerns (0 for the page header), the attribute (amcheck's attnum, 0-based) when
+// the finding is about one, and a short phrase naming the failed check.
 //
 // Page header: "bad page size or version", "unknown flag bits", "corrupted page pointers" (24 <=
 // pd_lower <= pd_upper <= pd_special <= 8192), "pd_special not maxaligned", "heap page has special
@@ -8,9 +9,12 @@
 // page.
 // Line pointers: "unused line pointer has storage", "redirect has length", "redirect target out
 // of range", "redirect to a line pointer that is not normal", "normal line pointer has no length",
-// "item not maxaligned", "item below pd_upper", "item past pd_special", "item overlaps line pointer
-// N", and for normal items the tuple header checks (tuple_header.h) and, given a descriptor, the
-// deform checks (deform.h), prefixed "tuple: ".
+// "item not maxaligned", "item below pd_upper", "item past pd_special", "item shorter than a
+// tuple header" (a normal item under MAXALIGN(23) = 24 bytes), "item overlaps line pointer N".
+// Tuples (normal items that pass those checks): the header bit checks of hot_chain_checks.h, then
+// the tuple header checks (tuple_header.h) or, given a descriptor, the deform checks (deform.h),
+// prefixed "tuple: " (with the attribute when one is at fault); then, for the whole page, the
+// update chain checks of hot_chain_checks.h.
 #ifndef PGSTORE_STORAGE_PAGE_VERIFY_H_
 #define PGSTORE_STORAGE_PAGE_VERIFY_H_
 
@@ -25,12 +29,16 @@ namespace pgstore::page {
 
 struct PageProblem {
   int lp = 0;         // line pointer (1-based), 0 for the page header
+  int attnum = -1;    // attribute (0-based), -1 when the finding is not about one
   std::string check;  // the failed check
 };
 
 struct VerifyOptions {
   bool expect_checksum = false;            // data checksums enabled: pd_checksum must match
   const tuple::TupleDesc* desc = nullptr;  // if set, every normal tuple is deformed too
+  // False: the items are not heap tuples (a test's raw bytes): only the page header, the line
+  // pointers and the overlaps are checked.
+  bool items_are_tuples = true;
 };
 
 // A page of another size than kPageSize gets the one finding "page is not 8192 bytes".

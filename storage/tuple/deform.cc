@@ -62,7 +62,8 @@ Datum MissingValue(const Attribute& a) {
 }
 
 // Deforms the first `count` descriptor attributes into *values.
-Status DeformPrefix(ByteView tuple, const TupleDesc& desc, int count, std::vector<Datum>* values) {
+Status DeformPrefix(ByteView tuple, const TupleDesc& desc, int count, std::vector<Datum>* values,
+                    int* failed_attnum) {
   StatusOr<TupleHeader> h = ParseTupleHeader(tuple);
   if (!h.ok()) return h.status();
   if (h->natts > desc.natts()) return Status::Corruption("natts exceeds descriptor");
@@ -76,7 +77,11 @@ Status DeformPrefix(ByteView tuple, const TupleDesc& desc, int count, std::vecto
       continue;
     }
     ByteView v;
-    PGSTORE_RETURN_IF_ERROR(ReadValue(tuple, *h, desc.attr(i), &off, &v));
+    const Status read = ReadValue(tuple, *h, desc.attr(i), &off, &v);
+    if (!read.ok()) {
+      if (failed_attnum != nullptr) *failed_attnum = i;
+      return read;
+    }
     values->push_back(v);
   }
   for (int i = stored; i < count; ++i) values->push_back(MissingValue(desc.attr(i)));
@@ -88,8 +93,9 @@ Status DeformPrefix(ByteView tuple, const TupleDesc& desc, int count, std::vecto
 
 }  // namespace
 
-Status DeformHeapTupleInto(ByteView tuple, const TupleDesc& desc, std::vector<Datum>* values) {
-  return DeformPrefix(tuple, desc, desc.natts(), values);
+Status DeformHeapTupleInto(ByteView tuple, const TupleDesc& desc, std::vector<Datum>* values,
+                           int* failed_attnum) {
+  return DeformPrefix(tuple, desc, desc.natts(), values, failed_attnum);
 }
 
 StatusOr<std::vector<Datum>> DeformHeapTuple(ByteView tuple, const TupleDesc& desc) {
@@ -103,7 +109,7 @@ StatusOr<Datum> GetAttribute(ByteView tuple, const TupleDesc& desc, int attnum) 
     return Status::InvalidArgument("attribute number out of range");
   }
   std::vector<Datum> values;
-  PGSTORE_RETURN_IF_ERROR(DeformPrefix(tuple, desc, attnum + 1, &values));
+  PGSTORE_RETURN_IF_ERROR(DeformPrefix(tuple, desc, attnum + 1, &values, nullptr));
   return values[attnum];
 }
 

@@ -24,7 +24,10 @@ namespace pgstore::tuple {
 // One Datum per descriptor attribute: the stored bytes (views into `tuple`, a varlena with the
 // header it has on disk, a cstring without its NUL), NULL, or for attributes past the tuple's natts
 // NULL or the missing default (a view into `desc`). `tuple` and `desc` must outlive the result.
-Status DeformHeapTupleInto(ByteView tuple, const TupleDesc& desc, std::vector<Datum>* values);
+// On a Corruption in an attribute's bytes, *failed_attnum (if given) is set to its 0-based number;
+// it is left alone when the header or the tuple as a whole is at fault.
+Status DeformHeapTupleInto(ByteView tuple, const TupleDesc& desc, std::vector<Datum>* values,
+                           int* failed_attnum = nullptr);
 StatusOr<std::vector<Datum>> DeformHeapTuple(ByteView tuple, const TupleDesc& desc);
 
 // The attribute at 0-based index `attnum` (heap_getattr), checking the tuple only up to it.

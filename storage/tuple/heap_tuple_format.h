@@ -38,10 +38,14 @@ inline constexpr uint16_t kHasNull = 0x0001;
 inline constexpr uint16_t kHasVarWidth = 0x0002;
 inline constexpr uint16_t kHasExternal = 0x0004;
 inline constexpr uint16_t kHasOidOld = 0x0008;  // pre-PG12 only; never written
+inline constexpr uint16_t kXmaxKeyShrLock = 0x0010;
+inline constexpr uint16_t kXmaxExclLock = 0x0040;
+inline constexpr uint16_t kXmaxLockOnly = 0x0080;
 inline constexpr uint16_t kXminCommitted = 0x0100;
 inline constexpr uint16_t kXminInvalid = 0x0200;
 inline constexpr uint16_t kXmaxCommitted = 0x0400;
 inline constexpr uint16_t kXmaxInvalid = 0x0800;
+inline constexpr uint16_t kXmaxIsMulti = 0x1000;
 inline constexpr uint16_t kUpdated = 0x2000;
 inline constexpr uint16_t kDataFlagsMask = kHasNull | kHasVarWidth | kHasExternal;
 // Hint bits set lazily by readers: they differ between two copies of the same tuple.

@@ -2,8 +2,7 @@
 
 namespace pgstore::tuple {
 
-StatusOr<TupleHeader> ParseTupleHeader(ByteView tuple) {
-  if (tuple.size < kHeaderSize) return Status::Corruption("tuple shorter than header");
+TupleHeader ReadRawTupleHeader(ByteView tuple) {
   const uint8_t* p = tuple.data;
   TupleHeader h;
   h.xmin = LoadLE32(p + kOffXmin);
@@ -15,6 +14,13 @@ StatusOr<TupleHeader> ParseTupleHeader(ByteView tuple) {
   h.infomask = LoadLE16(p + kOffInfomask);
   h.hoff = p[kOffHoff];
   h.natts = h.infomask2 & kNattsMask;
+  return h;
+}
+
+StatusOr<TupleHeader> ParseTupleHeader(ByteView tuple) {
+  if (tuple.size < kHeaderSize) return Status::Corruption("tuple shorter than header");
+  const uint8_t* p = tuple.data;
+  TupleHeader h = ReadRawTupleHeader(tuple);
   if (h.infomask & kHasOidOld) return Status::Corruption("unexpected oid flag");
   const size_t bitmap_len = h.has_null() ? BitmapLen(h.natts) : 0;
   if (h.hoff != HeaderLength(h.natts, h.has_null())) return Status::Corruption("t_hoff mismatch");

@@ -33,6 +33,9 @@ struct TupleHeader {
 // "t_hoff beyond end of tuple", "nonzero padding".
 StatusOr<TupleHeader> ParseTupleHeader(ByteView tuple);
 
+// The fixed header fields as stored, unchecked (bitmap empty). REQUIRES: tuple.size >= 23.
+TupleHeader ReadRawTupleHeader(ByteView tuple);
+
 // Writes the 23 header bytes. REQUIRES: out points at 23 writable bytes.
 void EncodeTupleHeader(const TupleHeader& h, uint8_t* out);
 
