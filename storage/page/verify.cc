@@ -7,6 +7,7 @@
 #include "storage/page/hot_chain_checks.h"
 #include "storage/tuple/deform.h"
 #include "storage/tuple/tuple_header.h"
+#include "storage/tuple/varlena.h"
 
 namespace pgstore::page {
 namespace {
@@ -148,12 +149,28 @@ class Verifier {
     CheckTupleHeaderBits(header, lp, &problems_);
     int attnum = -1;
     Status s = tuple::ParseTupleHeader(tuple).status();
+    std::vector<tuple::Datum> values;
     if (s.ok() && options_.desc != nullptr) {
-      std::vector<tuple::Datum> values;
       s = tuple::DeformHeapTupleInto(tuple, *options_.desc, &values, &attnum);
     }
     if (!s.ok()) Report(lp, "tuple: " + s.message(), attnum);
+    if (options_.toast != nullptr && TupleIsLive(header)) CheckToastPointers(lp, values);
     return header;
+  }
+
+  // The TOAST pointers among a tuple's deformed values (those before a deform failure too).
+  void CheckToastPointers(int lp, const std::vector<tuple::Datum>& values) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!values[i] || values[i]->size == 0 ||
+          tuple::VarlenaFormOf((*values[i])[0]) != tuple::VarlenaForm::kExternal ||
+          options_.desc->attr(static_cast<int>(i)).attlen != -1) {
+        continue;
+      }
+      const tuple::ToastPointer ptr = tuple::ReadToastPointer(*values[i]);
+      for (std::string& finding : options_.toast->CheckValue(ptr.valueid, ptr.extsize)) {
+        Report(lp, std::move(finding), static_cast<int>(i));
+      }
+    }
   }
 
   const HeapPage& page_;

@@ -13,8 +13,9 @@
 // tuple header" (a normal item under MAXALIGN(23) = 24 bytes), "item overlaps line pointer N".
 // Tuples (normal items that pass those checks): the header bit checks of hot_chain_checks.h, then
 // the tuple header checks (tuple_header.h) or, given a descriptor, the deform checks (deform.h),
-// prefixed "tuple: " (with the attribute when one is at fault); then, for the whole page, the
-// update chain checks of hot_chain_checks.h.
+// prefixed "tuple: " (with the attribute when one is at fault), and given a TOAST relation the
+// checks of toast_relation.h for each TOAST pointer (with its attribute); then, for the whole
+// page, the update chain checks of hot_chain_checks.h.
 #ifndef PGSTORE_STORAGE_PAGE_VERIFY_H_
 #define PGSTORE_STORAGE_PAGE_VERIFY_H_
 
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "storage/common/bytes.h"
+#include "storage/page/toast_relation.h"
 #include "storage/tuple/tuple_desc.h"
 
 namespace pgstore::page {
@@ -36,6 +38,9 @@ struct PageProblem {
 struct VerifyOptions {
   bool expect_checksum = false;            // data checksums enabled: pd_checksum must match
   const tuple::TupleDesc* desc = nullptr;  // if set, every normal tuple is deformed too
+  // If set (with desc), every TOAST pointer of a live tuple (toast_relation.h) is checked
+  // against the chunks of this TOAST relation.
+  const ToastRelation* toast = nullptr;
   // False: the items are not heap tuples (a test's raw bytes): only the page header, the line
   // pointers and the overlaps are checked.
   bool items_are_tuples = true;

@@ -68,6 +68,12 @@ std::vector<uint8_t> MakeToastPointer(uint32_t rawsize, uint32_t extsize, uint32
   return out;
 }
 
+ToastPointer ReadToastPointer(ByteView value) {
+  const uint8_t* p = value.data + kVarHdrSzExternal;
+  return ToastPointer{LoadLE32(p), LoadLE32(p + 4) & static_cast<uint32_t>(kMaxVarlenaSize),
+                      LoadLE32(p + 8), LoadLE32(p + 12)};
+}
+
 std::vector<uint8_t> MakeVarlena(ByteView data) {
   std::vector<uint8_t> out;
   out.reserve(kVarHdrSz + data.size);

@@ -55,4 +55,8 @@ printf '%s\n' "$out" | grep -q "^verify: 1 file(s)" || fail "the good file was n
 "$bin" "$rel" --bogus >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown flag: not exit 2"
 "$bin" "$rel" --schema int4,nosuch >/dev/null 2>"$tmp/err"; [ $? -eq 2 ] || fail "bad schema: not exit 2"
 grep -q "unknown type: nosuch" "$tmp/err" || fail "bad schema message: $(cat "$tmp/err")"
+"$bin" "$rel" --toast "$rel" >/dev/null 2>"$tmp/err"; [ $? -eq 2 ] || fail "--toast without --schema: not exit 2"
+grep -q "toast needs --schema" "$tmp/err" || fail "--toast message: $(cat "$tmp/err")"
+"$bin" "$rel" --schema "$(cat "$capture/all_types/schema")" --toast "$tmp/nosuch" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "missing --toast file: not exit 2"
 echo "verify_cli_test: ok"

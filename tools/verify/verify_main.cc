@@ -1,17 +1,21 @@
-// bazel run //tools/verify -- FILE... [--schema TYPES] [--checksums]
+// bazel run //tools/verify -- FILE... [--schema TYPES] [--toast FILE] [--checksums]
 //
 // Checks heap relation files offline, every 8 KB page with the page verifier (storage/page/
 // verify.h), and prints each finding on one line in the terms of amcheck's verify_heapam: the
-// file, the block, the offset (line pointer; none for the page header) and the message, e.g.
+// file, the block, the offset (line pointer; none for the page header), the attribute (0-based,
+// when the finding is about one) and the message, e.g.
 //
 //   base/5/16384: block 3, offset 7: tuple: t_hoff mismatch
+//   base/5/16384: block 3, offset 9, attribute 2: toast value 16411 not found in toast relation
 //   base/5/16384: block 4: corrupted page pointers
 //
 // then one summary line (files, pages, tuples, findings). --schema TYPES (pageinspect's syntax:
 // PostgreSQL type names in attribute order, dropped:<type>, <type>=<default>) also deforms every
-// tuple; --checksums expects data checksums. A file that does not end on a page boundary is a
-// finding at the block where its partial page starts. A relative FILE is the caller's
-// (BUILD_WORKING_DIRECTORY under bazel run). Files are read a page at a time.
+// tuple; --toast FILE (with --schema) reads the relation's TOAST relation, verifies its pages too
+// (as oid,int4,bytea) and checks every TOAST pointer of a live tuple against its chunks
+// (storage/page/toast_relation.h); --checksums expects data checksums. A file that does not end on
+// a page boundary is a finding at the block where its partial page starts. A relative FILE is the
+// caller's (BUILD_WORKING_DIRECTORY under bazel run). Files are read a page at a time.
 //
 // Exit status: 0 no findings, 1 findings, 2 bad usage or a file that cannot be read.
 #include <cstdio>
@@ -31,7 +35,7 @@ namespace {
 using namespace pgstore;
 
 constexpr const char* kUsage =
-    "usage: verify FILE... [--schema TYPES] [--checksums]\n"
+    "usage: verify FILE... [--schema TYPES] [--toast FILE] [--checksums]\n"
     "TYPES: comma-separated PostgreSQL type names in attribute order; dropped:<type> for a\n"
     "dropped attribute, <type>=<value> for a missing default\n";
 
@@ -55,8 +59,10 @@ size_t NormalTuples(ByteView page) {
   return n;
 }
 
-// Verifies one file; false if it cannot be read.
-bool VerifyFile(const std::string& name, const page::VerifyOptions& options, Totals* totals) {
+// Calls visit(block, page) for each whole page of the file and reports a partial last page as a
+// finding; false (after saying so) if the file cannot be read.
+template <typename Visit>
+bool ForEachPage(const std::string& name, Totals* totals, Visit visit) {
   std::ifstream in(cli::ResolvePath(name), std::ios::binary);
   if (!in) {
     std::cerr << "verify: cannot open " << name << "\n";
@@ -73,35 +79,48 @@ bool VerifyFile(const std::string& name, const page::VerifyOptions& options, Tot
       ++totals->findings;
       break;
     }
-    const ByteView page(buffer.data(), buffer.size());
-    ++totals->pages;
-    totals->tuples += NormalTuples(page);
-    for (const page::PageProblem& p : page::VerifyHeapPage(page, block, options)) {
-      std::cout << name << ": block " << block;
-      if (p.lp != 0) std::cout << ", offset " << p.lp;
-      std::cout << ": " << p.check << "\n";
-      ++totals->findings;
-    }
+    visit(block, ByteView(buffer.data(), buffer.size()));
   }
   if (in.bad()) {
     std::cerr << "verify: error reading " << name << "\n";
     return false;
   }
-  ++totals->files;
   return true;
+}
+
+// Verifies one file (and adds its chunks to *chunks if given); false if it cannot be read.
+bool VerifyFile(const std::string& name, const page::VerifyOptions& options, Totals* totals,
+                page::ToastRelation* chunks = nullptr) {
+  const bool read = ForEachPage(name, totals, [&](uint32_t block, ByteView page) {
+    if (chunks != nullptr) chunks->AddPage(page);
+    ++totals->pages;
+    totals->tuples += NormalTuples(page);
+    for (const page::PageProblem& p : page::VerifyHeapPage(page, block, options)) {
+      std::cout << name << ": block " << block;
+      if (p.lp != 0) std::cout << ", offset " << p.lp;
+      if (p.attnum >= 0) std::cout << ", attribute " << p.attnum;
+      std::cout << ": " << p.check << "\n";
+      ++totals->findings;
+    }
+  });
+  totals->files += read;
+  return read;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> files;
-  std::string schema;
+  std::string schema, toast_file;
   bool checksums = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--schema") {
       if (i + 1 >= argc) return Usage("--schema needs TYPES");
       schema = argv[++i];
+    } else if (a == "--toast") {
+      if (i + 1 >= argc) return Usage("--toast needs FILE");
+      toast_file = argv[++i];
     } else if (a == "--checksums") {
       checksums = true;
     } else if (a == "--help" || a == "-h") {
@@ -114,6 +133,7 @@ int main(int argc, char** argv) {
     }
   }
   if (files.empty()) return Usage("no FILE given");
+  if (!toast_file.empty() && schema.empty()) return Usage("--toast needs --schema");
   tuple::TupleDesc desc;
   page::VerifyOptions options;
   options.expect_checksum = checksums;
@@ -125,6 +145,14 @@ int main(int argc, char** argv) {
   }
   Totals totals;
   bool unreadable = false;
+  page::ToastRelation toast;
+  if (!toast_file.empty()) {
+    const tuple::TupleDesc toast_desc = *tuple::TupleDesc::FromSchema("oid,int4,bytea");
+    page::VerifyOptions toast_options = options;
+    toast_options.desc = &toast_desc;
+    unreadable |= !VerifyFile(toast_file, toast_options, &totals, &toast);
+    options.toast = &toast;
+  }
   for (const std::string& f : files) unreadable |= !VerifyFile(f, options, &totals);
   std::cout << "verify: " << totals.files << " file(s), " << totals.pages << " page(s), "
             << totals.tuples << " tuple(s), " << totals.findings << " finding(s)\n";
