@@ -47,6 +47,10 @@ class Cluster:
         with open(conf, "a") as f:
             f.write(f"listen_addresses = ''\nunix_socket_directories = '{self.tmp}'\n"
                     "autovacuum = off\nfsync = off\n" + self.extra_conf)
+        self.launch()
+
+    def launch(self):
+        """Starts the server of the cluster start() made (again, after stop())."""
         self.run(f"{PG_BIN}/pg_ctl", "-D", self.data, "-l", os.path.join(self.tmp, "log"),
                  "-o", f"-p {PORT}", "-w", "start")
         self.started = True
