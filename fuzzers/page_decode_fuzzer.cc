@@ -1,12 +1,13 @@
 // Property: an arbitrary 8 KB page (the input's front, zero-padded) never crashes the page
-// verifier, item access, free-space accounting, PageAddItem or the pageinspect listings, and they
-// agree: the checksum equals PostgreSQL's pg_checksum_page; the verifier reports exactly the
-// findings of the verifier model (properties/models/page_verify_model.h, with PostgreSQL's
-// checksum and the tuple model's verdict on each tuple), in order; one items line per line pointer
-// (starting with its block, number, lp_off, lp_flags and lp_len), one
-// split line or error per normal line pointer; and a page the verifier accepts still verifies
-// after PageAddItem (its page and line pointer checks: the new item is no tuple) and returns the
-// added item.
+// verifier, item access, free-space accounting, PageAddItem, the pageinspect listings or the TOAST
+// relation reader, and they agree: the checksum equals PostgreSQL's pg_checksum_page; the verifier
+// reports exactly the findings of the verifier model (properties/models/page_verify_model.h, with
+// PostgreSQL's checksum and the tuple model's verdict on each tuple), in order; one items line per
+// line pointer (starting with its block, number, lp_off, lp_flags and lp_len), one split line or
+// error per normal line pointer; the page read as a TOAST relation adds only TOAST findings when
+// the verifier checks the tuples' pointers against it; and a page the verifier accepts still
+// verifies after PageAddItem (its page and line pointer checks: the new item is no tuple) and
+// returns the added item.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -68,6 +69,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_ASSERT(got == expected);
   }
   page::HeapPage pg = *page::HeapPage::FromBytes(view);
+
+  // The page read as a TOAST relation's (at most one chunk per line pointer), and the tuples'
+  // TOAST pointers checked against those chunks: that adds only findings about an attribute's
+  // TOAST value, to those the page had.
+  page::ToastRelation toast;
+  toast.AddPage(view);
+  FUZZ_ASSERT(toast.chunks() <= static_cast<size_t>(pg.MaxOffset()));
+  page::VerifyOptions with_toast = o;
+  with_toast.toast = &toast;
+  size_t matched = 0;
+  for (const page::PageProblem& p : page::VerifyHeapPage(view, 0, with_toast)) {
+    if (matched < problems.size() && p.lp == problems[matched].lp &&
+        p.check == problems[matched].check) {
+      ++matched;
+      continue;
+    }
+    FUZZ_ASSERT(p.attnum >= 0 && p.check.rfind("toast value ", 0) == 0);
+  }
+  FUZZ_ASSERT(matched == problems.size());
 
   pageinspect::Report items, split;
   pageinspect::HeapPageItems(view, 0, &items);

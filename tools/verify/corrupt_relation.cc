@@ -154,10 +154,14 @@ std::vector<std::pair<std::string, Corruption>> Classes(Context* c) {
   out.emplace_back("toast tag", OnToastPointer(c, [](HeapPage* p, size_t at, size_t) {
                      p->mutable_data()[at + 1] = 3;  // VARTAG_EXPANDED_RO: memory only
                    }));
-  out.emplace_back("toast compression method", OnToastPointer(c, [](HeapPage* p, size_t at, size_t) {
-                     const uint32_t extinfo = LoadLE32(p->bytes().data + at + 6);
-                     StoreLE32(p->mutable_data() + at + 6, (extinfo & 0x3FFFFFFF) | (2u << 30));
-                   }, /*compressed=*/true));
+  out.emplace_back("toast compression method",
+                   OnToastPointer(
+                       c,
+                       [](HeapPage* p, size_t at, size_t) {
+                         const uint32_t extinfo = LoadLE32(p->bytes().data + at + 6);
+                         StoreLE32(p->mutable_data() + at + 6, (extinfo & 0x3FFFFFFF) | (2u << 30));
+                       },
+                       /*compressed=*/true));
   out.emplace_back("toast raw size", OnToastPointer(c, [](HeapPage* p, size_t at, size_t) {
                      StoreLE32(p->mutable_data() + at + 2, 0x7FFFFFF0);
                    }));
@@ -173,23 +177,22 @@ std::vector<std::pair<std::string, Corruption>> Classes(Context* c) {
                            static_cast<uint16_t>(Get16(*p, off + kOffInfomask) & ~kHasExternal));
                    }));
   out.emplace_back("multixact committed",
-                   OnHeader([](uint16_t, uint16_t) { return true; },
-                            kXmaxIsMulti | kXmaxCommitted, kXmaxInvalid, 0, 0));
-  out.emplace_back("HOT update with xmax 0",
-                   [](HeapPage* p) {
-                     return ForFirstTuple(p, [&](int, size_t off) {
-                       if (LoadLE32(p->bytes().data + off + kOffXmax) != 0) return false;
-                       Set16(p, off + kOffInfomask,
-                             static_cast<uint16_t>(Get16(*p, off + kOffInfomask) & ~kXmaxInvalid));
-                       Set16(p, off + kOffInfomask2,
-                             static_cast<uint16_t>(Get16(*p, off + kOffInfomask2) | kHotUpdated));
-                       return true;
-                     });
-                   });
-  out.emplace_back("heap-only without HEAP_UPDATED",
-                   OnHeader([](uint16_t m, uint16_t m2) {
-                     return (m2 & kHeapOnlyTuple) && (m & kUpdated);
-                   }, 0, kUpdated, 0, 0));
+                   OnHeader([](uint16_t, uint16_t) { return true; }, kXmaxIsMulti | kXmaxCommitted,
+                            kXmaxInvalid, 0, 0));
+  out.emplace_back("HOT update with xmax 0", [](HeapPage* p) {
+    return ForFirstTuple(p, [&](int, size_t off) {
+      if (LoadLE32(p->bytes().data + off + kOffXmax) != 0) return false;
+      Set16(p, off + kOffInfomask,
+            static_cast<uint16_t>(Get16(*p, off + kOffInfomask) & ~kXmaxInvalid));
+      Set16(p, off + kOffInfomask2,
+            static_cast<uint16_t>(Get16(*p, off + kOffInfomask2) | kHotUpdated));
+      return true;
+    });
+  });
+  out.emplace_back(
+      "heap-only without HEAP_UPDATED",
+      OnHeader([](uint16_t m, uint16_t m2) { return (m2 & kHeapOnlyTuple) && (m & kUpdated); }, 0,
+               kUpdated, 0, 0));
   out.emplace_back("redirect to non-heap-only", [](HeapPage* p) {
     for (int lp = 1; lp <= p->MaxOffset(); ++lp) {
       const ItemId id = p->GetItemId(lp);
@@ -279,7 +282,8 @@ int main(int argc, char** argv) {
   }
   Context context{*desc, std::mt19937(seed)};
   std::ofstream out(files[1], std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   uint32_t block = static_cast<uint32_t>(clean.size());
   for (const auto& [name, corrupt] : Classes(&context)) {
     int made = 0;
