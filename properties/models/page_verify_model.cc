@@ -19,13 +19,14 @@ struct Lp {
 
 // The fixed tuple header fields the chain checks read (htup_details.h).
 struct Hdr {
-  uint32_t xmin, xmax, ctid_block;
+  uint32_t xmin, xmax, cid, ctid_block;
   unsigned ctid_off, infomask2, infomask;
 };
 
 Hdr ReadHdr(const std::vector<uint8_t>& p, size_t at) {
-  return Hdr{U32(p, at),      U32(p, at + 4),  U16(p, at + 12) << 16 | U16(p, at + 14),
-             U16(p, at + 16), U16(p, at + 18), U16(p, at + 20)};
+  return Hdr{
+      U32(p, at),      U32(p, at + 4),  U32(p, at + 8), U16(p, at + 12) << 16 | U16(p, at + 14),
+      U16(p, at + 16), U16(p, at + 18), U16(p, at + 20)};
 }
 
 bool HeapOnly(const Hdr& h) { return h.infomask2 & 0x8000; }
@@ -40,6 +41,14 @@ int64_t UpdateXid(const Hdr& h) {
 void HeaderBitFindings(const Hdr& h, int i, std::vector<ModelFinding>* out) {
   if ((h.infomask & 0x1000) && (h.infomask & 0x0400)) {
     out->push_back({i, "multixact xmax marked committed"});
+  }
+  if ((h.infomask & 0x0C00) == 0x0C00)
+    out->push_back({i, "xmax hinted both committed and invalid"});
+  if ((h.infomask & 0x1000) && h.xmax == 0 && !XminAborted(h)) {
+    out->push_back({i, "multixact xmax is 0"});
+  }
+  if ((h.infomask & 0xC000) && !(h.infomask & 0x0300) && h.cid == 0) {
+    out->push_back({i, "moved tuple without a VACUUM FULL xid"});
   }
   if (HotUpdatedBit(h) && !(h.infomask & 0x0800) && !XminAborted(h) && UpdateXid(h) == 0) {
     out->push_back({i, "HOT-updated tuple has xmax 0"});

@@ -20,7 +20,10 @@
 //       pd_upper", "item past pd_special" (lp_off + lp_len > pd_special); a normal item that
 //       passes them all is "item shorter than a tuple header" under 24 bytes, else a tuple:
 //       its header bits (infomask at 20, infomask2 at 18) give "multixact xmax marked committed"
-//       (0x1000 and 0x0400), "HOT-updated tuple has xmax 0" (HEAP_HOT_UPDATED 0x4000, xmax not
+//       (0x1000 and 0x0400), "xmax hinted both committed and invalid" (0x0400 and 0x0800),
+//       "multixact xmax is 0" (0x1000, xmax 0, xmin not hinted aborted), "moved tuple without a
+//       VACUUM FULL xid" (0x4000 or 0x8000, neither 0x0100 nor 0x0200, t_cid at 8 zero),
+//       "HOT-updated tuple has xmax 0" (HEAP_HOT_UPDATED 0x4000, xmax not
 //       hinted invalid 0x0800, xmin not hinted aborted, updating xid 0), "heap-only tuple not
 //       marked HEAP_UPDATED" (0x8000 without 0x2000); then "tuple" when tuple_ok rejects it.
 //   Then overlaps: the items that passed the storage checks, sorted by lp_off (ties in line

@@ -34,6 +34,16 @@ void CheckTupleHeaderBits(const TupleHeader& h, int lp, std::vector<PageProblem>
   if ((h.infomask & tuple::kXmaxIsMulti) && (h.infomask & tuple::kXmaxCommitted)) {
     out->push_back({lp, -1, "multixact xmax marked committed"});
   }
+  if ((h.infomask & tuple::kXmaxCommitted) && (h.infomask & tuple::kXmaxInvalid)) {
+    out->push_back({lp, -1, "xmax hinted both committed and invalid"});
+  }
+  if ((h.infomask & tuple::kXmaxIsMulti) && h.xmax == 0 && !XminHintedAborted(h)) {
+    out->push_back({lp, -1, "multixact xmax is 0"});
+  }
+  if ((h.infomask & (tuple::kMovedOff | tuple::kMovedIn)) &&
+      !(h.infomask & (tuple::kXminCommitted | tuple::kXminInvalid)) && h.cid == 0) {
+    out->push_back({lp, -1, "moved tuple without a VACUUM FULL xid"});
+  }
   const bool hot_updated =
       HotUpdated(h) && !(h.infomask & tuple::kXmaxInvalid) && !XminHintedAborted(h);
   if (hot_updated && UpdatingXid(h) == 0u) out->push_back({lp, -1, "HOT-updated tuple has xmax 0"});

@@ -4,6 +4,10 @@
 //
 // Per tuple (header bits; the tuple needs only its 23 fixed bytes):
 //   "multixact xmax marked committed"       HEAP_XMAX_IS_MULTI with HEAP_XMAX_COMMITTED
+//   "xmax hinted both committed and invalid"   (amcheck 15: "tuple marked as datum tuple")
+//   "multixact xmax is 0"                   HEAP_XMAX_IS_MULTI, xmax 0, xmin not hinted aborted
+//   "moved tuple without a VACUUM FULL xid"   HEAP_MOVED_OFF or _IN, xmin hinted neither
+//                                           committed nor aborted, t_cid (xvac) 0
 //   "HOT-updated tuple has xmax 0"          HEAP_HOT_UPDATED (and neither xmax nor xmin hinted
 //                                           invalid) while the updating xid is 0
 //   "heap-only tuple not marked HEAP_UPDATED"

@@ -85,6 +85,30 @@ TEST(HotChainChecksTest, MultixactXmaxMarkedCommitted) {
   EXPECT_EQ(p.Findings(), Findings{"1: multixact xmax marked committed"});
 }
 
+TEST(HotChainChecksTest, XmaxHintedBothCommittedAndInvalid) {
+  ChainPage p;
+  p.Add({100, 200, kXminCommitted | kXmaxCommitted | kXmaxInvalid, 0, 0});
+  EXPECT_EQ(p.Findings(), Findings{"1: xmax hinted both committed and invalid"});
+}
+
+TEST(HotChainChecksTest, MultixactXmaxIsZero) {
+  ChainPage p;
+  p.Add({100, 0, kXminCommitted | kXmaxIsMulti, 0, 0});
+  EXPECT_EQ(p.Findings(), Findings{"1: multixact xmax is 0"});
+  ChainPage aborted;  // amcheck does not look at the xmax of a tuple whose inserter aborted
+  aborted.Add({100, 0, kXminInvalid | kXmaxIsMulti, 0, 0});
+  EXPECT_EQ(aborted.Findings(), Findings{});
+}
+
+TEST(HotChainChecksTest, MovedTupleWithoutVacuumFullXid) {
+  ChainPage p;  // t_cid, which holds xvac in a moved tuple, is 0 in these tuples
+  p.Add({100, 0, kXmaxInvalid | kMovedIn, 0, 0});
+  p.Add({100, 0, kXmaxInvalid | kMovedOff, 0, 0});
+  p.Add({100, 0, kXminCommitted | kXmaxInvalid | kMovedIn, 0, 0});  // xmin settled: not looked at
+  EXPECT_EQ(p.Findings(), (Findings{"1: moved tuple without a VACUUM FULL xid",
+                                    "2: moved tuple without a VACUUM FULL xid"}));
+}
+
 TEST(HotChainChecksTest, HotUpdatedTupleWithXmaxZero) {
   ChainPage p;
   p.Add({100, 0, kXminCommitted, kHotUpdated, 0});

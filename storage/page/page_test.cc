@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "storage/page/relation_filler.h"
 #include "storage/page/verify.h"
 #include "storage/tuple/form.h"
+#include "storage/tuple/varlena.h"
 
 namespace pgstore::page {
 namespace {
@@ -271,6 +273,62 @@ TEST(VerifyTest, TupleProblemsNamedWithTheirLinePointer) {
   EXPECT_EQ(problems[0].attnum, 1);  // the second column is the one that does not fit
   EXPECT_EQ(problems[0].check, "tuple: attribute extends past end of tuple");
   EXPECT_TRUE(Checks(r).empty());  // the header alone is fine
+}
+
+// amcheck's tuple and attribute checks, each on a page of one tuple (int4, text) whose text is a
+// TOAST pointer, damaged one way: the finding, its line pointer and its attribute.
+TEST(VerifyTest, AmcheckTupleChecksOnAPage) {
+  const tuple::TupleDesc desc = *tuple::TupleDesc::FromSchema("int4,text");
+  const std::vector<uint8_t> id = {1, 0, 0, 0};
+  const std::vector<uint8_t> pointer = tuple::MakeToastPointer(5004, 3000, 0, 77, 99);
+  const std::vector<uint8_t> good = *tuple::FormHeapTuple(desc, {ByteView(id), ByteView(pointer)});
+  const size_t ptr = 24 + 4;  // the pointer follows the int4 (no alignment for a 1B_E varlena)
+  struct Case {
+    const char* check;
+    int attnum;
+    std::function<void(std::vector<uint8_t>*)> damage;
+  };
+  const std::vector<Case> cases = {
+      {"tuple: t_hoff beyond end of tuple", -1,
+       [](std::vector<uint8_t>* t) {  // 200 attributes with a bitmap: t_hoff 48 > 46 bytes
+         StoreLE16(t->data() + tuple::kOffInfomask2, 200);
+         StoreLE16(t->data() + tuple::kOffInfomask,
+                   LoadLE16(t->data() + tuple::kOffInfomask) | tuple::kHasNull);
+         (*t)[tuple::kOffHoff] = 48;
+       }},
+      {"tuple: natts exceeds descriptor", -1,
+       [](std::vector<uint8_t>* t) { StoreLE16(t->data() + tuple::kOffInfomask2, 3); }},
+      {"tuple: attribute extends past end of tuple", 0,
+       [](std::vector<uint8_t>* t) { t->resize(26); }},
+      {"tuple: varlena extends past end of tuple", 1,
+       [](std::vector<uint8_t>* t) { t->resize(40); }},
+      {"tuple: unexpected toast tag", 1, [&](std::vector<uint8_t>* t) { (*t)[ptr + 1] = 3; }},
+      {"tuple: toast raw size out of range", 1,
+       [&](std::vector<uint8_t>* t) { StoreLE32(t->data() + ptr + 2, 0x7FFFFFF0); }},
+      {"tuple: invalid compression method", 1,
+       [&](std::vector<uint8_t>* t) { StoreLE32(t->data() + ptr + 6, 3000 | 2u << 30); }},
+      {"tuple: external value without HEAP_HASEXTERNAL", 1,
+       [](std::vector<uint8_t>* t) {
+         StoreLE16(t->data() + tuple::kOffInfomask,
+                   LoadLE16(t->data() + tuple::kOffInfomask) & ~tuple::kHasExternal);
+       }},
+  };
+  VerifyOptions o;
+  o.desc = &desc;
+  HeapPage clean;
+  ASSERT_TRUE(clean.AddItem(ByteView(good)).ok());
+  EXPECT_TRUE(VerifyHeapPage(clean.bytes(), 0, o).empty());
+  for (const Case& c : cases) {
+    std::vector<uint8_t> t = good;
+    c.damage(&t);
+    HeapPage p;
+    ASSERT_TRUE(p.AddItem(ByteView(t)).ok()) << c.check;
+    const std::vector<PageProblem> problems = VerifyHeapPage(p.bytes(), 0, o);
+    ASSERT_EQ(problems.size(), 1u) << c.check;
+    EXPECT_EQ(problems[0].lp, 1);
+    EXPECT_EQ(problems[0].attnum, c.attnum) << c.check;
+    EXPECT_EQ(problems[0].check, c.check);
+  }
 }
 
 TEST(RelationFillerTest, InsertExtendsWhenFull) {

@@ -47,6 +47,8 @@ inline constexpr uint16_t kXmaxCommitted = 0x0400;
 inline constexpr uint16_t kXmaxInvalid = 0x0800;
 inline constexpr uint16_t kXmaxIsMulti = 0x1000;
 inline constexpr uint16_t kUpdated = 0x2000;
+inline constexpr uint16_t kMovedOff = 0x4000;  // pre-9.0 VACUUM FULL, xvac in t_cid
+inline constexpr uint16_t kMovedIn = 0x8000;
 inline constexpr uint16_t kDataFlagsMask = kHasNull | kHasVarWidth | kHasExternal;
 // Hint bits set lazily by readers: they differ between two copies of the same tuple.
 inline constexpr uint16_t kHintBitsMask =

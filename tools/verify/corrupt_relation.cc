@@ -11,7 +11,8 @@
 //     of a page that has what the class needs: "lp_len under 24", "natts above descriptor",
 //     "attribute past tuple end", "toast tag", "toast compression method" (of a compressed
 //     value), "toast raw size",
-//     "toast value id", "toast extsize", "HASEXTERNAL cleared", "multixact committed", "HOT
+//     "toast value id", "toast extsize", "HASEXTERNAL cleared", "multixact committed", "xmax
+//     committed and invalid", "multixact xmax 0", "moved without xvac", "HOT
 //     update with xmax 0", "heap-only without HEAP_UPDATED", "redirect to non-heap-only",
 //     "heap-only root";
 //   - "random bytes": 1 to 4 bytes of the tuple space overwritten (a fuzzer's mutation, seeded).
@@ -179,6 +180,25 @@ std::vector<std::pair<std::string, Corruption>> Classes(Context* c) {
   out.emplace_back("multixact committed",
                    OnHeader([](uint16_t, uint16_t) { return true; }, kXmaxIsMulti | kXmaxCommitted,
                             kXmaxInvalid, 0, 0));
+  out.emplace_back("xmax committed and invalid", OnHeader([](uint16_t, uint16_t) { return true; },
+                                                          kXmaxCommitted | kXmaxInvalid, 0, 0, 0));
+  out.emplace_back("multixact xmax 0", [](HeapPage* p) {
+    return ForFirstTuple(p, [&](int, size_t off) {
+      if (LoadLE32(p->bytes().data + off + kOffXmax) != 0) return false;
+      Set16(p, off + kOffInfomask,
+            static_cast<uint16_t>(Get16(*p, off + kOffInfomask) | kXmaxIsMulti));
+      return true;
+    });
+  });
+  out.emplace_back("moved without xvac", [](HeapPage* p) {
+    return ForFirstTuple(p, [&](int, size_t off) {
+      const uint16_t m = Get16(*p, off + kOffInfomask);
+      Set16(p, off + kOffInfomask,
+            static_cast<uint16_t>((m | kMovedIn) & ~(kXminCommitted | kXminInvalid)));
+      StoreLE32(p->mutable_data() + off + kOffCid, 0);
+      return true;
+    });
+  });
   out.emplace_back("HOT update with xmax 0", [](HeapPage* p) {
     return ForFirstTuple(p, [&](int, size_t off) {
       if (LoadLE32(p->bytes().data + off + kOffXmax) != 0) return false;
