@@ -48,6 +48,13 @@ class ToastPage {
 // A value of 5000 stored bytes: chunks of 1996, 1996 and 1008.
 constexpr uint32_t kExtSize = 5000;
 
+// amcheck's findings for value 7 of kExtSize bytes stored as these (chunk_seq, data size) chunks.
+Findings CheckChunks(std::initializer_list<std::pair<int32_t, size_t>> chunks) {
+  ToastPage p;
+  for (const auto& [seq, size] : chunks) p.AddChunk(7, seq, size);
+  return p.Relation().CheckValue(7, kExtSize);
+}
+
 TEST(ToastRelationTest, CompleteValueIsClean) {
   ToastPage p;
   p.AddChunk(7, 1, 1996);  // chunk order on the page does not matter
@@ -60,26 +67,13 @@ TEST(ToastRelationTest, CompleteValueIsClean) {
 }
 
 TEST(ToastRelationTest, MissingRepeatedAndExtraChunks) {
-  ToastPage gap;
-  gap.AddChunk(7, 0, 1996);
-  gap.AddChunk(7, 2, 1008);
-  EXPECT_EQ(gap.Relation().CheckValue(7, kExtSize),
+  EXPECT_EQ(CheckChunks({{0, 1996}, {2, 1008}}),
             Findings{"toast value 7 chunk 2 where chunk 1 was expected"});
-
-  ToastPage repeat;
-  for (int seq : {0, 1, 1, 2}) repeat.AddChunk(7, seq, seq == 2 ? 1008 : 1996);
-  EXPECT_EQ(repeat.Relation().CheckValue(7, kExtSize),
+  EXPECT_EQ(CheckChunks({{0, 1996}, {1, 1996}, {1, 1996}, {2, 1008}}),
             Findings{"toast value 7 chunk 1 where chunk 2 was expected"});
-
-  ToastPage extra;
-  for (int seq : {0, 1, 2, 3}) extra.AddChunk(7, seq, seq == 2 ? 1008 : 1996);
-  EXPECT_EQ(extra.Relation().CheckValue(7, kExtSize),
+  EXPECT_EQ(CheckChunks({{0, 1996}, {1, 1996}, {2, 1008}, {3, 1996}}),
             Findings{"toast value 7 chunk 3 follows last expected chunk 2"});
-
-  ToastPage short_value;
-  short_value.AddChunk(7, 0, 1996);
-  short_value.AddChunk(7, 1, 1996);
-  EXPECT_EQ(short_value.Relation().CheckValue(7, kExtSize),
+  EXPECT_EQ(CheckChunks({{0, 1996}, {1, 1996}}),
             Findings{"toast value 7 ended at chunk 2, expected to end at chunk 2"});
 }
 
@@ -93,11 +87,8 @@ TEST(ToastRelationTest, ChunkSizesAndHeaders) {
   EXPECT_EQ(p.Relation().CheckValue(7, kExtSize),
             (Findings{"toast value 7 chunk 1 has size 1000, expected 1996",
                       "toast value 7 chunk 2 has an invalid varlena header"}));
-  ToastPage last;  // the last chunk holds the rest
-  last.AddChunk(7, 0, 1996);
-  last.AddChunk(7, 1, 1996);
-  last.AddChunk(7, 2, 1996);
-  EXPECT_EQ(last.Relation().CheckValue(7, kExtSize),
+  // The last chunk holds the rest.
+  EXPECT_EQ(CheckChunks({{0, 1996}, {1, 1996}, {2, 1996}}),
             Findings{"toast value 7 chunk 2 has size 1996, expected 1008"});
 }
 
