@@ -38,3 +38,12 @@ def bazel_test(tree, targets, flags=()):
     first = next((l.strip() for l in out.splitlines() if "error:" in l or l.startswith("ERROR:")),
                  "")
     return failing, unbuilt, first
+
+
+def require_green(tree, targets, flags=(), what="the scratch tree"):
+    """Runs the targets in the unchanged tree and raises ToolError naming what fails: a test that
+    fails before any change is made would be credited with every detection."""
+    failing, unbuilt, first = bazel_test(tree, targets, flags)
+    if failing or unbuilt:
+        raise ToolError(f"{what} fails before any change ({' '.join(flags) or 'default config'}): "
+                        + (", ".join(failing) if failing else first or "a target did not build"))
