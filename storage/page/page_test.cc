@@ -75,6 +75,11 @@ TEST(HeapPageTest, AtMostMaxHeapTuplesPerPage) {
   std::vector<uint8_t> small(8, 0);
   EXPECT_EQ(*p.AddItem(ByteView(small)), 7);
   EXPECT_EQ(p.lower(), 24 + 291 * 4);
+  // PD_HAS_FREE_LINES is still set, but a redirect (or a dead line pointer without storage) is
+  // in use (ItemIdIsUsed): no free line pointer is left, so no free space either.
+  p.SetRedirect(9, 10);
+  p.SetItemId(11, ItemId{0, LpFlags::kDead, 0});
+  EXPECT_EQ(p.HeapFreeSpace(), 0u);
 }
 
 TEST(HeapPageTest, ThreeRowsOf2100BytesPerPage) {
