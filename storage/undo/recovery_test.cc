@@ -7,6 +7,7 @@
 
 #include "gtest/gtest.h"
 #include "storage/page/page_format.h"
+#include "storage/undo/test_tuples.h"
 #include "storage/undo/undo_log.h"
 #include "storage/undo/undo_record.h"
 #include "storage/undo/zheap_page.h"
@@ -15,14 +16,10 @@
 namespace pgstore::undo {
 namespace {
 
+using fixtures::ZTuple;
+
 constexpr uint32_t kReloid = 16384;
 constexpr int kSlots = 4;
-
-std::vector<uint8_t> ZTuple(const std::string& data) {
-  std::vector<uint8_t> t = {1, 0, 0x02, 0, 5};  // natts 1, HASVARWIDTH, t_hoff 5
-  t.insert(t.end(), data.begin(), data.end());
-  return t;
-}
 
 std::vector<uint8_t> Bytes(ByteView v) { return std::vector<uint8_t>(v.begin(), v.end()); }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "storage/undo/test_tuples.h"
 #include "storage/undo/undo_log.h"
 #include "storage/undo/undo_record.h"
 #include "storage/undo/xact_table.h"
@@ -19,11 +20,7 @@
 namespace pgstore::undo {
 namespace {
 
-std::vector<uint8_t> ZTuple(size_t data_bytes) {
-  std::vector<uint8_t> t = {1, 0, 0x02, 0, 5};  // natts 1, HASVARWIDTH, t_hoff 5
-  t.resize(5 + data_bytes, 'x');
-  return t;
-}
+using fixtures::ZTupleOfSize;
 
 UndoRecord InsertRecord(uint32_t xid) {
   UndoRecord r;
@@ -77,7 +74,7 @@ TEST(UndoRecordApiTest, RecordsThatCannotBePackedAreInvalidArguments) {
   EXPECT_EQ(PackUndoRecord(r, &out).message(), "payload flags other than slot and subxact");
   r = InsertRecord(7);
   r.type = UndoType::kDelete;
-  r.tuple = ZTuple(0xFFFF);
+  r.tuple = ZTupleOfSize(0xFFFF);
   EXPECT_EQ(PackUndoRecord(r, &out).message(), "undo record larger than 64 KB");
   EXPECT_TRUE(out.empty());
   EXPECT_STREQ(UndoTypeName(static_cast<UndoType>(kMaxUndoType + 1)), "?");
@@ -152,7 +149,7 @@ TEST(UndoLogApiTest, ARecordThatCannotBePackedIsNotAppended) {
   UndoLog log(2);
   UndoRecord r = InsertRecord(9);
   r.type = UndoType::kDelete;
-  r.tuple = ZTuple(0xFFFF);
+  r.tuple = ZTupleOfSize(0xFFFF);
   EXPECT_TRUE(log.Append(r).status().IsInvalidArgument());
   EXPECT_TRUE(log.empty());
   EXPECT_EQ(log.num_records(), 0u);
@@ -171,25 +168,26 @@ TEST(ZheapTableApiTest, CallsOnTuplesThatDoNotExistOrAreGoneChangeNothing) {
   XactTable xacts;
   ZheapTable table(ZheapPage(4), 16384, 0, &log, &xacts);
   ASSERT_TRUE(xacts.Begin(10).ok());
-  const uint16_t a = *table.Insert(10, ZTuple(20));
-  const uint16_t b = *table.Insert(10, ZTuple(20));
+  const uint16_t a = *table.Insert(10, ZTupleOfSize(20));
+  const uint16_t b = *table.Insert(10, ZTupleOfSize(20));
   ASSERT_TRUE(table.Delete(10, b).ok());
   ASSERT_TRUE(table.Commit(10).ok());
   const std::vector<uint8_t> before = Bytes(table);
   const size_t records = log.num_records();
 
-  EXPECT_EQ(table.Insert(11, ZTuple(20)).status().message(), "transaction 11 is not running");
+  EXPECT_EQ(table.Insert(11, ZTupleOfSize(20)).status().message(), "transaction 11 is not running");
   ASSERT_TRUE(xacts.Begin(11).ok());
   const std::vector<uint8_t> headless = {1, 0, 0x02, 0};  // one byte short of the header
   EXPECT_EQ(table.Insert(11, headless).status().message(), "a zheap tuple has a 5-byte header");
   EXPECT_EQ(table.Update(11, a, headless).status().message(), "a zheap tuple has a 5-byte header");
   for (uint16_t off : {uint16_t{0}, uint16_t{3}, uint16_t{400}}) {
-    EXPECT_EQ(table.Update(11, off, ZTuple(20)).status().message(),
+    EXPECT_EQ(table.Update(11, off, ZTupleOfSize(20)).status().message(),
               "tuple " + std::to_string(off) + " does not exist");
     EXPECT_EQ(table.Delete(11, off).message(), "tuple " + std::to_string(off) + " does not exist");
     EXPECT_EQ(table.Lock(11, off).message(), "tuple " + std::to_string(off) + " does not exist");
   }
-  EXPECT_EQ(table.Update(11, b, ZTuple(20)).status().message(), "tuple 2 was deleted or updated");
+  EXPECT_EQ(table.Update(11, b, ZTupleOfSize(20)).status().message(),
+            "tuple 2 was deleted or updated");
   EXPECT_EQ(table.Delete(11, b).message(), "tuple 2 was deleted or updated");
   EXPECT_EQ(Bytes(table), before);
   EXPECT_EQ(log.num_records(), records);
@@ -200,11 +198,11 @@ TEST(ZheapTableApiTest, AFullPageIsBusyAndKeepsWhatItHas) {
   XactTable xacts;
   ZheapTable table(ZheapPage(4), 16384, 0, &log, &xacts);
   ASSERT_TRUE(xacts.Begin(10).ok());
-  StatusOr<uint16_t> off = table.Insert(10, ZTuple(1000));
+  StatusOr<uint16_t> off = table.Insert(10, ZTupleOfSize(1000));
   std::vector<uint16_t> offs;
   while (off.ok()) {
     offs.push_back(*off);
-    off = table.Insert(10, ZTuple(1000));
+    off = table.Insert(10, ZTupleOfSize(1000));
   }
   EXPECT_TRUE(off.status().IsBusy());
   EXPECT_EQ(off.status().message(), "no room on the page");
@@ -216,7 +214,7 @@ TEST(ZheapTableApiTest, AFullPageIsBusyAndKeepsWhatItHas) {
   // A longer version cannot be updated in place and finds no room for a new one. As in zheap,
   // the transaction took its slot first and keeps it (with no undo); nothing else changes, and
   // its rollback frees the slot again.
-  const StatusOr<uint16_t> moved = table.Update(11, offs[0], ZTuple(2000));
+  const StatusOr<uint16_t> moved = table.Update(11, offs[0], ZTupleOfSize(2000));
   EXPECT_TRUE(moved.status().IsBusy());
   EXPECT_EQ(moved.status().message(), "no room on the page");
   const size_t special = table.page().page().special();

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "storage/undo/test_tuples.h"
 #include "storage/undo/undo_log.h"
 #include "storage/undo/undo_record.h"
 #include "storage/undo/zheap_page.h"
@@ -10,6 +11,9 @@
 
 namespace pgstore::undo {
 namespace {
+
+using fixtures::DataOf;
+using fixtures::ZTuple;
 
 UndoRecord DeleteRecord() {
   UndoRecord r;
@@ -209,14 +213,6 @@ TEST(UndoLogTest, RecoversFromPagesAndTreatsATornTailAsTheEnd) {
   damaged[1].fill(0);  // a hole before data
   EXPECT_TRUE(UndoLog::FromPages(1, damaged).status().IsCorruption());
 }
-
-std::vector<uint8_t> ZTuple(const std::string& data) {
-  std::vector<uint8_t> t = {1, 0, 0x02, 0, 5};  // natts 1, HASVARWIDTH, t_hoff 5
-  t.insert(t.end(), data.begin(), data.end());
-  return t;
-}
-
-std::string DataOf(const std::vector<uint8_t>& t) { return std::string(t.begin() + 5, t.end()); }
 
 TEST(ZheapTest, AbortRestoresEveryTouchedTupleAndIsIdempotent) {
   UndoLog log(1);
