@@ -89,14 +89,7 @@ class Verifier {
             Report(lp, "normal line pointer has no length");
           } else if (CheckStorage(lp, id)) {
             extents.push_back({id.off, static_cast<size_t>(id.off) + id.len, lp});
-            if (!options_.items_are_tuples) {
-              // no tuple checks
-            } else if (id.len < tuple::kMinHeapTupleSize) {
-              Report(lp, "item shorter than a tuple header");
-            } else {
-              links[lp - 1].kind = ChainLink::Kind::kTuple;
-              links[lp - 1].header = CheckTuple(lp, id);
-            }
+            if (options_.items_are_tuples) CheckTupleItem(lp, id, &links[lp - 1]);
           }
           break;
       }
@@ -140,6 +133,17 @@ class Verifier {
       ok = false;
     }
     return ok;
+  }
+
+  // A normal item inside the tuple space: a tuple if it is at least a header long, then checked
+  // and linked for the update chain checks.
+  void CheckTupleItem(int lp, ItemId id, ChainLink* link) {
+    if (id.len < tuple::kMinHeapTupleSize) {
+      Report(lp, "item shorter than a tuple header");
+      return;
+    }
+    link->kind = ChainLink::Kind::kTuple;
+    link->header = CheckTuple(lp, id);
   }
 
   // Checks the tuple at a normal item of at least 24 bytes; returns its fixed header fields.
