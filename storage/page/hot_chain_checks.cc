@@ -9,10 +9,6 @@ using tuple::TupleHeader;
 
 bool HeapOnly(const TupleHeader& h) { return h.infomask2 & tuple::kHeapOnlyTuple; }
 bool HotUpdated(const TupleHeader& h) { return h.infomask2 & tuple::kHotUpdated; }
-// HeapTupleHeaderXminInvalid: hinted aborted (both hint bits together mean frozen).
-bool XminHintedAborted(const TupleHeader& h) {
-  return (h.infomask & (tuple::kXminCommitted | tuple::kXminInvalid)) == tuple::kXminInvalid;
-}
 
 PageProblem TwoPredecessors(int lp, int next, int earlier) {
   return {lp, -1,
@@ -37,7 +33,7 @@ void CheckTupleHeaderBits(const TupleHeader& h, int lp, std::vector<PageProblem>
   if ((h.infomask & tuple::kXmaxCommitted) && (h.infomask & tuple::kXmaxInvalid)) {
     out->push_back({lp, -1, "xmax hinted both committed and invalid"});
   }
-  if ((h.infomask & tuple::kXmaxIsMulti) && h.xmax == 0 && !XminHintedAborted(h)) {
+  if ((h.infomask & tuple::kXmaxIsMulti) && h.xmax == 0 && !h.xmin_hinted_aborted()) {
     out->push_back({lp, -1, "multixact xmax is 0"});
   }
   if ((h.infomask & (tuple::kMovedOff | tuple::kMovedIn)) &&
@@ -45,7 +41,7 @@ void CheckTupleHeaderBits(const TupleHeader& h, int lp, std::vector<PageProblem>
     out->push_back({lp, -1, "moved tuple without a VACUUM FULL xid"});
   }
   const bool hot_updated =
-      HotUpdated(h) && !(h.infomask & tuple::kXmaxInvalid) && !XminHintedAborted(h);
+      HotUpdated(h) && !(h.infomask & tuple::kXmaxInvalid) && !h.xmin_hinted_aborted();
   if (hot_updated && UpdatingXid(h) == 0u) out->push_back({lp, -1, "HOT-updated tuple has xmax 0"});
   if (HeapOnly(h) && !(h.infomask & tuple::kUpdated)) {
     out->push_back({lp, -1, "heap-only tuple not marked HEAP_UPDATED"});
@@ -106,7 +102,7 @@ void CheckUpdateChains(const std::vector<ChainLink>& links, uint32_t blkno,
     const ChainLink& cur = link(lp);
     if (cur.kind != Kind::kTuple || predecessor[lp] != 0 || maybe_successor[lp]) continue;
     const TupleHeader& h = cur.header;
-    if (h.xmin == 0 || XminHintedAborted(h)) continue;
+    if (h.xmin == 0 || h.xmin_hinted_aborted()) continue;
     if (HeapOnly(h)) out->push_back({lp, -1, "heap-only tuple is the root of a chain"});
   }
 }

@@ -15,7 +15,7 @@ std::string Value(uint32_t valueid) { return "toast value " + std::to_string(val
 
 bool TupleIsLive(const tuple::TupleHeader& h) {
   using namespace tuple;
-  if ((h.infomask & (kXminCommitted | kXminInvalid)) == kXminInvalid) return false;
+  if (h.xmin_hinted_aborted()) return false;
   if (h.xmax == 0 || (h.infomask & kXmaxInvalid)) return true;
   // HEAP_XMAX_IS_LOCKED_ONLY
   return (h.infomask & kXmaxLockOnly) ||

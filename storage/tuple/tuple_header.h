@@ -23,6 +23,10 @@ struct TupleHeader {
   ByteView bitmap;  // empty unless HEAP_HASNULL
 
   bool has_null() const { return infomask & kHasNull; }
+  // HeapTupleHeaderXminInvalid: xmin hinted aborted (both xmin hint bits together mean frozen).
+  bool xmin_hinted_aborted() const {
+    return (infomask & (kXminCommitted | kXminInvalid)) == kXminInvalid;
+  }
   // REQUIRES: i < natts. Attribute i is null iff the tuple has a bitmap and bit i is 0.
   bool IsNull(int i) const { return has_null() && !(bitmap[i >> 3] & (1u << (i & 7))); }
 };
