@@ -34,6 +34,7 @@
 #include "storage/tuple/tuple_desc.h"
 #include "storage/tuple/tuple_header.h"
 #include "storage/tuple/varlena.h"
+#include "tools/cli_flags.h"
 
 namespace {
 
@@ -259,12 +260,6 @@ void Relocate(HeapPage* p, uint32_t from, uint32_t to) {
   }
 }
 
-int Usage(const std::string& problem) {
-  std::cerr << "corrupt_relation: " << problem
-            << "\nusage: corrupt_relation CLEAN OUT --schema TYPES [--copies K] [--seed S]\n";
-  return 2;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -272,29 +267,20 @@ int main(int argc, char** argv) {
   std::string schema;
   int copies = 8;
   unsigned seed = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if ((a == "--schema" || a == "--copies" || a == "--seed") && i + 1 >= argc) {
-      return Usage(a + " needs a value");
-    }
-    if (a == "--schema") {
-      schema = argv[++i];
-    } else if (a == "--copies") {
-      copies = std::stoi(argv[++i]);
-    } else if (a == "--seed") {
-      seed = static_cast<unsigned>(std::stoul(argv[++i]));
-    } else {
-      files.push_back(a);
-    }
-  }
-  if (files.size() != 2 || schema.empty()) return Usage("need CLEAN, OUT and --schema");
+  cli::Flags flags("corrupt_relation", "CLEAN OUT --schema TYPES [--copies K] [--seed S]");
+  flags.Positional(&files);
+  flags.Text("--schema", &schema);
+  flags.Number("--copies", &copies);
+  flags.Number("--seed", &seed, 0u);
+  flags.Parse(argc, argv);
+  if (files.size() != 2 || schema.empty()) flags.Fail("need CLEAN, OUT and --schema");
   StatusOr<tuple::TupleDesc> desc = tuple::TupleDesc::FromSchema(schema);
-  if (!desc.ok()) return Usage("--schema: " + desc.status().message());
+  if (!desc.ok()) flags.Fail("--schema: " + desc.status().message());
   std::ifstream in(files[0], std::ios::binary);
   std::vector<uint8_t> bytes;
   if (in) bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (!in || bytes.empty() || bytes.size() % page::kPageSize != 0) {
-    return Usage("cannot read whole pages from " + files[0]);
+    flags.Fail("cannot read whole pages from " + files[0]);
   }
   std::vector<HeapPage> clean;
   for (size_t at = 0; at < bytes.size(); at += page::kPageSize) {

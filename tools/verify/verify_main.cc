@@ -28,6 +28,7 @@
 #include "storage/page/page_format.h"
 #include "storage/page/verify.h"
 #include "storage/tuple/tuple_desc.h"
+#include "tools/cli_flags.h"
 #include "tools/cli_path.h"
 
 namespace {
@@ -35,14 +36,9 @@ namespace {
 using namespace pgstore;
 
 constexpr const char* kUsage =
-    "usage: verify FILE... [--schema TYPES] [--toast FILE] [--checksums]\n"
+    "FILE... [--schema TYPES] [--toast FILE] [--checksums]\n"
     "TYPES: comma-separated PostgreSQL type names in attribute order; dropped:<type> for a\n"
-    "dropped attribute, <type>=<value> for a missing default\n";
-
-int Usage(const std::string& problem) {
-  std::cerr << "verify: " << problem << "\n" << kUsage;
-  return 2;
-}
+    "dropped attribute, <type>=<value> for a missing default";
 
 struct Totals {
   size_t files = 0, pages = 0, tuples = 0, findings = 0;
@@ -112,34 +108,26 @@ bool VerifyFile(const std::string& name, const page::VerifyOptions& options, Tot
 int main(int argc, char** argv) {
   std::vector<std::string> files;
   std::string schema, toast_file;
-  bool checksums = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--schema") {
-      if (i + 1 >= argc) return Usage("--schema needs TYPES");
-      schema = argv[++i];
-    } else if (a == "--toast") {
-      if (i + 1 >= argc) return Usage("--toast needs FILE");
-      toast_file = argv[++i];
-    } else if (a == "--checksums") {
-      checksums = true;
-    } else if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (a.rfind("--", 0) == 0) {
-      return Usage("unknown flag '" + a + "'");
-    } else {
-      files.push_back(a);
-    }
+  bool checksums = false, help = false;
+  cli::Flags flags("verify", kUsage);
+  flags.Positional(&files);
+  flags.Text("--schema", &schema);
+  flags.Text("--toast", &toast_file);
+  flags.Switch("--checksums", &checksums);
+  flags.Switch("--help", &help);
+  flags.Parse(argc, argv);
+  if (help) {
+    std::cout << "usage: verify " << kUsage << "\n";
+    return 0;
   }
-  if (files.empty()) return Usage("no FILE given");
-  if (!toast_file.empty() && schema.empty()) return Usage("--toast needs --schema");
+  if (files.empty()) flags.Fail("no FILE given");
+  if (!toast_file.empty() && schema.empty()) flags.Fail("--toast needs --schema");
   tuple::TupleDesc desc;
   page::VerifyOptions options;
   options.expect_checksum = checksums;
   if (!schema.empty()) {
     StatusOr<tuple::TupleDesc> d = tuple::TupleDesc::FromSchema(schema);
-    if (!d.ok()) return Usage("--schema: " + d.status().message());
+    if (!d.ok()) flags.Fail("--schema: " + d.status().message());
     desc = *d;
     options.desc = &desc;
   }
