@@ -72,6 +72,17 @@ TEST(BytesTest, PutAppends) {
   std::vector<uint8_t> out = {9};
   PutLE32(&out, 0xAABBCCDD);
   EXPECT_EQ(out, (std::vector<uint8_t>{9, 0xDD, 0xCC, 0xBB, 0xAA}));
+  PutLE16(&out, 0x0102);
+  EXPECT_EQ(out, (std::vector<uint8_t>{9, 0xDD, 0xCC, 0xBB, 0xAA, 0x02, 0x01}));
+}
+
+TEST(BytesTest, ByteViewIsEmptyOnlyWithoutBytes) {
+  EXPECT_TRUE(ByteView().empty());
+  const uint8_t one[1] = {0};
+  EXPECT_FALSE(ByteView(one, 1).empty());
+  const ByteView text = ByteView::FromString("abc");
+  EXPECT_EQ(text.Sub(1, 2).ToVector(), (std::vector<uint8_t>{'b', 'c'}));
+  EXPECT_TRUE(text.Sub(3, 0).empty());
 }
 
 }  // namespace
