@@ -65,21 +65,16 @@ inline void StoreLE16(uint8_t* p, uint16_t v) { std::memcpy(p, &v, sizeof v); }
 inline void StoreLE32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, sizeof v); }
 inline void StoreLE64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, sizeof v); }
 
-inline void PutLE16(std::vector<uint8_t>* out, uint16_t v) {
-  uint8_t b[2];
-  StoreLE16(b, v);
-  out->insert(out->end(), b, b + 2);
+// Appends v's little-endian bytes to *out.
+template <typename T>
+inline void PutLE(std::vector<uint8_t>* out, T v) {
+  const size_t at = out->size();
+  out->resize(at + sizeof v);
+  std::memcpy(out->data() + at, &v, sizeof v);
 }
-inline void PutLE32(std::vector<uint8_t>* out, uint32_t v) {
-  uint8_t b[4];
-  StoreLE32(b, v);
-  out->insert(out->end(), b, b + 4);
-}
-inline void PutLE64(std::vector<uint8_t>* out, uint64_t v) {
-  uint8_t b[8];
-  StoreLE64(b, v);
-  out->insert(out->end(), b, b + 8);
-}
+inline void PutLE16(std::vector<uint8_t>* out, uint16_t v) { PutLE(out, v); }
+inline void PutLE32(std::vector<uint8_t>* out, uint32_t v) { PutLE(out, v); }
+inline void PutLE64(std::vector<uint8_t>* out, uint64_t v) { PutLE(out, v); }
 
 }  // namespace pgstore
 
