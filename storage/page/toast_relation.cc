@@ -37,7 +37,7 @@ void ToastRelation::AddPage(ByteView bytes) {
     if (!values[0]) continue;  // no chunk_id: no value to file it under
     const uint32_t valueid = LoadLE32(values[0]->data);
     if (!values[1] || !values[2]) {
-      values_[valueid].push_back({-1, 0, false});
+      values_[valueid].push_back({true, 0, 0, false});
       continue;
     }
     const int32_t seq = static_cast<int32_t>(LoadLE32(values[1]->data));
@@ -46,7 +46,8 @@ void ToastRelation::AddPage(ByteView bytes) {
     const bool bad = form != tuple::VarlenaForm::k4B && form != tuple::VarlenaForm::kShort;
     const size_t header =
         form == tuple::VarlenaForm::kShort ? tuple::kVarHdrSzShort : tuple::kVarHdrSz;
-    values_[valueid].push_back({seq, bad ? 0 : static_cast<uint32_t>(data.size - header), bad});
+    values_[valueid].push_back(
+        {false, seq, bad ? 0 : static_cast<uint32_t>(data.size - header), bad});
   }
 }
 
@@ -60,7 +61,7 @@ std::vector<std::string> ToastRelation::CheckValue(uint32_t valueid, uint32_t ex
   const int64_t last = extsize == 0 ? -1 : (static_cast<int64_t>(extsize) - 1) / kToastMaxChunkSize;
   int64_t expected = 0;
   for (const Chunk& c : chunks) {
-    if (c.seq < 0) {
+    if (c.null_field) {
       out.push_back(Value(valueid) + "has a chunk with null sequence number or data");
       continue;
     }

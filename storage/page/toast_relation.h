@@ -39,7 +39,8 @@ class ToastRelation {
   ToastRelation();
 
   // Adds the live chunks of one page: every normal item inside the page that deforms as a
-  // chunk (a page that is not 8192 bytes adds nothing).
+  // chunk (a page that is not 8192 bytes adds nothing). Memory: one small entry per chunk, at
+  // most 291 per page.
   void AddPage(ByteView page);
 
   // amcheck's findings for the value `valueid` of `extsize` stored bytes.
@@ -49,9 +50,10 @@ class ToastRelation {
 
  private:
   struct Chunk {
-    int64_t seq;  // -1: null sequence number or null data
-    uint32_t size;
-    bool bad_header;
+    bool null_field;  // chunk_seq or chunk_data is NULL
+    int32_t seq;
+    uint32_t size;    // data bytes
+    bool bad_header;  // chunk_data is neither a 4B nor a 1B plain varlena
   };
   tuple::TupleDesc desc_;  // oid, int4, bytea
   std::map<uint32_t, std::vector<Chunk>> values_;

@@ -34,6 +34,16 @@ class ToastPage {
     ASSERT_TRUE(t.ok()) << t.status().message();
     ASSERT_TRUE(page_.AddItem(ByteView(*t)).ok());
   }
+  // A chunk whose chunk_seq is NULL.
+  void AddNullSeqChunk(uint32_t valueid) {
+    std::vector<uint8_t> id(4);
+    StoreLE32(id.data(), valueid);
+    const std::vector<uint8_t> data = tuple::MakeVarlena(ByteView(std::vector<uint8_t>(8, 'x')));
+    StatusOr<std::vector<uint8_t>> t =
+        tuple::FormHeapTuple(desc_, {ByteView(id), std::nullopt, ByteView(data)});
+    ASSERT_TRUE(t.ok()) << t.status().message();
+    ASSERT_TRUE(page_.AddItem(ByteView(*t)).ok());
+  }
   ToastRelation Relation() const {
     ToastRelation r;
     r.AddPage(page_.bytes());
@@ -75,6 +85,16 @@ TEST(ToastRelationTest, MissingRepeatedAndExtraChunks) {
             Findings{"toast value 7 chunk 3 follows last expected chunk 2"});
   EXPECT_EQ(CheckChunks({{0, 1996}, {1, 1996}}),
             Findings{"toast value 7 ended at chunk 2, expected to end at chunk 2"});
+  EXPECT_EQ(CheckChunks({{-1, 1996}, {0, 1996}, {1, 1996}, {2, 1008}}),
+            Findings{"toast value 7 chunk -1 where chunk 0 was expected"});
+}
+
+TEST(ToastRelationTest, ChunkWithNullSequenceNumber) {
+  ToastPage p;
+  p.AddChunk(7, 0, 100);
+  p.AddNullSeqChunk(7);
+  EXPECT_EQ(p.Relation().CheckValue(7, 100),
+            Findings{"toast value 7 has a chunk with null sequence number or data"});
 }
 
 TEST(ToastRelationTest, ChunkSizesAndHeaders) {
