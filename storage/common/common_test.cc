@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "storage/common/bytes.h"
 #include "storage/common/status.h"
 
@@ -80,7 +83,8 @@ TEST(BytesTest, ByteViewIsEmptyOnlyWithoutBytes) {
   EXPECT_TRUE(ByteView().empty());
   const uint8_t one[1] = {0};
   EXPECT_FALSE(ByteView(one, 1).empty());
-  const ByteView text = ByteView::FromString("abc");
+  const std::string abc = "abc";  // FromString views the string: it must outlive the view
+  const ByteView text = ByteView::FromString(abc);
   EXPECT_EQ(text.Sub(1, 2).ToVector(), (std::vector<uint8_t>{'b', 'c'}));
   EXPECT_TRUE(text.Sub(3, 0).empty());
 }
