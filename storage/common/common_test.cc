@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "storage/common/bytes.h"
@@ -56,6 +57,17 @@ TEST(StatusOrTest, HoldsValueOrError) {
   StatusOr<int> e(Status::InvalidArgument("bad"));
   EXPECT_FALSE(e.ok());
   EXPECT_TRUE(e.status().IsInvalidArgument());
+}
+
+// The preconditions are asserted (the tests build without NDEBUG): a StatusOr made from OK, and
+// the value of an error, abort instead of reading an empty value.
+TEST(StatusOrDeathTest, PreconditionsAbort) {
+  EXPECT_DEATH((void)StatusOr<int>(Status::Ok()), "needs a value or an error");
+  StatusOr<int> error = Status::Corruption("x");
+  const StatusOr<int>& const_error = error;
+  EXPECT_DEATH((void)const_error.value(), "ok\\(\\)");
+  EXPECT_DEATH((void)error.value(), "ok\\(\\)");
+  EXPECT_DEATH((void)std::move(error).value(), "ok\\(\\)");
 }
 
 TEST(BytesTest, LittleEndianRoundTrip) {
