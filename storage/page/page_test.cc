@@ -82,6 +82,14 @@ TEST(HeapPageTest, AtMostMaxHeapTuplesPerPage) {
   EXPECT_EQ(p.HeapFreeSpace(), 0u);
 }
 
+TEST(HeapPageTest, TheLastLinePointerCanBeTheFreeOne) {
+  HeapPage p;
+  std::vector<uint8_t> t = TupleOfLength(24);
+  for (int i = 1; i <= 291; ++i) ASSERT_EQ(*p.AddItem(ByteView(t)), i);
+  p.MarkUnused(291);
+  EXPECT_EQ(p.HeapFreeSpace(), 16u);
+}
+
 TEST(HeapPageTest, ThreeRowsOf2100BytesPerPage) {
   HeapPage p;
   std::vector<uint8_t> t = TupleOfLength(2100);
@@ -107,10 +115,16 @@ TEST(HeapPageTest, GetItemChecks) {
   std::vector<uint8_t> t = TupleOfLength(24);
   ASSERT_EQ(*p.AddItem(ByteView(t)), 1);
   EXPECT_EQ(p.GetItem(2).status().message(), "line pointer out of range");
+  EXPECT_EQ(p.GetItem(0).status().message(), "line pointer out of range");
   p.MarkDead(1);
   EXPECT_EQ(p.GetItem(1).status().message(), "line pointer not normal");
   p.SetItemId(1, ItemId{8190, LpFlags::kNormal, 24});
   EXPECT_EQ(p.GetItem(1).status().message(), "item outside page");
+}
+
+TEST(ChecksumTest, OnlyOfA8192BytePage) {  // a precondition, asserted (no NDEBUG in tests)
+  const std::vector<uint8_t> short_page(kPageSize - 8, 0);
+  EXPECT_DEATH((void)PageChecksum(ByteView(short_page), 0), "kPageSize");
 }
 
 TEST(ChecksumTest, NeverZeroAndDependsOnBlockAndChecksumFieldIgnored) {
