@@ -16,15 +16,13 @@ StatusOr<size_t> CheckedVarlenaSize(ByteView bytes) {
       if (kToastPointerSize > bytes.size) {
         return Status::Corruption("varlena extends past end of tuple");
       }
-      // varatt_external: va_rawsize i32 (with header), va_extinfo u32, va_valueid, va_toastrelid.
-      const int32_t rawsize = static_cast<int32_t>(LoadLE32(bytes.data + kVarHdrSzExternal));
-      const uint32_t extinfo = LoadLE32(bytes.data + kVarHdrSzExternal + 4);
-      if ((extinfo >> 30) > 1) return Status::Corruption("invalid compression method");
-      if (rawsize < static_cast<int32_t>(kVarHdrSz) ||
-          rawsize > static_cast<int32_t>(kMaxVarlenaSize)) {
+      const ToastPointer p = ReadToastPointer(bytes);
+      if (p.method > 1) return Status::Corruption("invalid compression method");
+      // va_rawsize is an int32: a negative one is as far out of range as one above 1 GB - 1.
+      if (p.rawsize < kVarHdrSz || p.rawsize > kMaxVarlenaSize) {
         return Status::Corruption("toast raw size out of range");
       }
-      if ((extinfo & kMaxVarlenaSize) > static_cast<uint32_t>(rawsize) - kVarHdrSz) {
+      if (p.extsize > p.rawsize - kVarHdrSz) {
         return Status::Corruption("toast external size exceeds raw size");
       }
       return kToastPointerSize;
@@ -69,8 +67,10 @@ std::vector<uint8_t> MakeToastPointer(uint32_t rawsize, uint32_t extsize, uint32
 }
 
 ToastPointer ReadToastPointer(ByteView value) {
+  // varatt_external: va_rawsize, va_extinfo (size and method), va_valueid, va_toastrelid.
   const uint8_t* p = value.data + kVarHdrSzExternal;
-  return ToastPointer{LoadLE32(p), LoadLE32(p + 4) & static_cast<uint32_t>(kMaxVarlenaSize),
+  const uint32_t extinfo = LoadLE32(p + 4);
+  return ToastPointer{LoadLE32(p), extinfo & static_cast<uint32_t>(kMaxVarlenaSize), extinfo >> 30,
                       LoadLE32(p + 8), LoadLE32(p + 12)};
 }
 

@@ -58,13 +58,14 @@ void AppendShortForm(ByteView value, std::vector<uint8_t>* out);
 // compression method id (0 pglz, 1 lz4) when extsize < rawsize - 4.
 std::vector<uint8_t> MakeToastPointer(uint32_t rawsize, uint32_t extsize, uint32_t method,
                                       uint32_t valueid, uint32_t toastrelid);
-// The fields of an on-disk TOAST pointer. REQUIRES: value passed CheckedVarlenaSize and its
-// first byte announces the external form.
+// The fields of an on-disk TOAST pointer, as stored (unchecked). REQUIRES: value holds at least
+// kToastPointerSize bytes.
 struct ToastPointer {
-  uint32_t rawsize = 0;  // va_rawsize: the original value's size with its 4-byte header
-  uint32_t extsize = 0;  // stored bytes in the TOAST relation (va_extinfo's low 30 bits)
-  uint32_t valueid = 0;  // va_valueid: chunk_id of its chunks
-  uint32_t toastrelid = 0;
+  uint32_t rawsize = 0;     // va_rawsize: the original value's size with its 4-byte header
+  uint32_t extsize = 0;     // stored bytes in the TOAST relation (va_extinfo's low 30 bits)
+  uint32_t method = 0;      // compression method (va_extinfo's top 2 bits)
+  uint32_t valueid = 0;     // va_valueid: chunk_id of its chunks
+  uint32_t toastrelid = 0;  // va_toastrelid
 };
 ToastPointer ReadToastPointer(ByteView value);
 // A 4B uncompressed varlena holding `data` (SET_VARSIZE).
