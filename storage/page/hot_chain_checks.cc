@@ -1,5 +1,6 @@
 #include "storage/page/hot_chain_checks.h"
 
+#include <optional>
 #include <string>
 
 namespace pgstore::page {
@@ -18,14 +19,6 @@ PageProblem TwoPredecessors(int lp, int next, int earlier) {
 
 }  // namespace
 
-std::optional<uint32_t> UpdatingXid(const TupleHeader& h) {
-  if (!(h.infomask & tuple::kXmaxInvalid) && (h.infomask & tuple::kXmaxIsMulti) &&
-      !(h.infomask & tuple::kXmaxLockOnly)) {
-    return std::nullopt;
-  }
-  return h.xmax;
-}
-
 void CheckTupleHeaderBits(const TupleHeader& h, int lp, std::vector<PageProblem>* out) {
   if ((h.infomask & tuple::kXmaxIsMulti) && (h.infomask & tuple::kXmaxCommitted)) {
     out->push_back({lp, -1, "multixact xmax marked committed"});
@@ -42,7 +35,8 @@ void CheckTupleHeaderBits(const TupleHeader& h, int lp, std::vector<PageProblem>
   }
   const bool hot_updated =
       HotUpdated(h) && !(h.infomask & tuple::kXmaxInvalid) && !h.xmin_hinted_aborted();
-  if (hot_updated && UpdatingXid(h) == 0u) out->push_back({lp, -1, "HOT-updated tuple has xmax 0"});
+  if (hot_updated && h.updating_xid() == 0u)
+    out->push_back({lp, -1, "HOT-updated tuple has xmax 0"});
   if (HeapOnly(h) && !(h.infomask & tuple::kUpdated)) {
     out->push_back({lp, -1, "heap-only tuple not marked HEAP_UPDATED"});
   }
@@ -75,7 +69,7 @@ void CheckUpdateChains(const std::vector<ChainLink>& links, uint32_t blkno,
     const int next = h.ctid_offset;
     if (h.ctid_block != blkno || next == lp || next < 1 || next > n) continue;
     if (link(next).kind != Kind::kTuple) continue;
-    const std::optional<uint32_t> xmax = UpdatingXid(h);
+    const std::optional<uint32_t> xmax = h.updating_xid();
     if (!xmax) {  // a multixact updater: `next` may be its successor, nothing more is known
       maybe_successor[next] = true;
       continue;

@@ -30,7 +30,6 @@
 #define PGSTORE_STORAGE_PAGE_HOT_CHAIN_CHECKS_H_
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "storage/page/verify.h"
@@ -52,10 +51,6 @@ void CheckTupleHeaderBits(const tuple::TupleHeader& h, int lp, std::vector<PageP
 // The update chain findings of a page, appended to *out. links[lp - 1] is line pointer lp.
 void CheckUpdateChains(const std::vector<ChainLink>& links, uint32_t blkno,
                        std::vector<PageProblem>* out);
-
-// The xid that updated (or deleted) the tuple, 0 if none, nullopt if only the multixact SLRU
-// knows (HeapTupleHeaderGetUpdateXid).
-std::optional<uint32_t> UpdatingXid(const tuple::TupleHeader& h);
 
 }  // namespace pgstore::page
 

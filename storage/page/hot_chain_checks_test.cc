@@ -190,9 +190,9 @@ TEST(HotChainChecksTest, MultixactUpdaterIsNotResolvedButCoversItsSuccessor) {
   TupleHeader h;
   h.xmax = 7;
   h.infomask = kXmaxIsMulti;
-  EXPECT_EQ(UpdatingXid(h), std::nullopt);
+  EXPECT_EQ(h.updating_xid(), std::nullopt);
   h.infomask = kXmaxIsMulti | kXmaxLockOnly;  // a locker only: the raw xmax is what counts
-  EXPECT_EQ(UpdatingXid(h), 7u);
+  EXPECT_EQ(h.updating_xid(), 7u);
 }
 
 }  // namespace

@@ -14,12 +14,8 @@ std::string Value(uint32_t valueid) { return "toast value " + std::to_string(val
 }  // namespace
 
 bool TupleIsLive(const tuple::TupleHeader& h) {
-  using namespace tuple;
   if (h.xmin_hinted_aborted()) return false;
-  if (h.xmax == 0 || (h.infomask & kXmaxInvalid)) return true;
-  // HEAP_XMAX_IS_LOCKED_ONLY
-  return (h.infomask & kXmaxLockOnly) ||
-         (h.infomask & (kXmaxIsMulti | kXmaxExclLock | kXmaxKeyShrLock)) == kXmaxExclLock;
+  return h.xmax == 0 || (h.infomask & tuple::kXmaxInvalid) || h.xmax_is_locked_only();
 }
 
 ToastRelation::ToastRelation() : desc_(*tuple::TupleDesc::FromSchema("oid,int4,bytea")) {}

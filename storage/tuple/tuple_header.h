@@ -3,6 +3,7 @@
 #define PGSTORE_STORAGE_TUPLE_TUPLE_HEADER_H_
 
 #include <cstdint>
+#include <optional>
 
 #include "storage/common/bytes.h"
 #include "storage/common/status.h"
@@ -26,6 +27,19 @@ struct TupleHeader {
   // HeapTupleHeaderXminInvalid: xmin hinted aborted (both xmin hint bits together mean frozen).
   bool xmin_hinted_aborted() const {
     return (infomask & (kXminCommitted | kXminInvalid)) == kXminInvalid;
+  }
+  // HEAP_XMAX_IS_LOCKED_ONLY: xmax only locked the tuple (also a pre-9.3 FOR UPDATE lock).
+  bool xmax_is_locked_only() const {
+    return (infomask & kXmaxLockOnly) ||
+           (infomask & (kXmaxIsMulti | kXmaxExclLock | kXmaxKeyShrLock)) == kXmaxExclLock;
+  }
+  // HeapTupleHeaderGetUpdateXid: the xid that updated or deleted the tuple (0 if none), or
+  // nullopt when xmax is a multixact whose updating member only the multixact SLRU knows.
+  std::optional<uint32_t> updating_xid() const {
+    if (!(infomask & kXmaxInvalid) && (infomask & kXmaxIsMulti) && !(infomask & kXmaxLockOnly)) {
+      return std::nullopt;
+    }
+    return xmax;
   }
   // REQUIRES: i < natts. Attribute i is null iff the tuple has a bitmap and bit i is 0.
   bool IsNull(int i) const { return has_null() && !(bitmap[i >> 3] & (1u << (i & 7))); }
