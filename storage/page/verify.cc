@@ -151,12 +151,12 @@ class Verifier {
     const ByteView tuple = page_.bytes().Sub(id.off, id.len);
     const tuple::TupleHeader header = tuple::ReadRawTupleHeader(tuple);
     CheckTupleHeaderBits(header, lp, &problems_);
-    int attnum = -1;
-    Status s = tuple::ParseTupleHeader(tuple).status();
+    int attnum = -1;  // set only when an attribute is at fault
     std::vector<tuple::Datum> values;
-    if (s.ok() && options_.desc != nullptr) {
-      s = tuple::DeformHeapTupleInto(tuple, *options_.desc, &values, &attnum);
-    }
+    // Deforming checks the header first, as ParseTupleHeader does alone.
+    const Status s = options_.desc != nullptr
+                         ? tuple::DeformHeapTupleInto(tuple, *options_.desc, &values, &attnum)
+                         : tuple::ParseTupleHeader(tuple).status();
     if (!s.ok()) Report(lp, "tuple: " + s.message(), attnum);
     if (options_.toast != nullptr && TupleIsLive(header)) CheckToastPointers(lp, values);
     return header;
