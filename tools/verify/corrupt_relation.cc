@@ -77,13 +77,15 @@ size_t FirstToastPointer(const HeapPage& p, const Context& c, bool compressed, s
     if (!values.ok()) continue;
     for (size_t i = 0; i < values->size(); ++i) {
       const tuple::Datum& v = (*values)[i];
-      if (c.desc.attr(static_cast<int>(i)).attlen == -1 && v &&
-          tuple::VarlenaFormOf((*v)[0]) == tuple::VarlenaForm::kExternal &&
-          (!compressed || tuple::ReadToastPointer(*v).extsize + tuple::kVarHdrSz <
-                              tuple::ReadToastPointer(*v).rawsize)) {
-        *tuple_off = p.GetItemId(lp).off;
-        return static_cast<size_t>(v->data - p.bytes().data);
+      if (c.desc.attr(static_cast<int>(i)).attlen != -1 || !v ||
+          tuple::VarlenaFormOf((*v)[0]) != tuple::VarlenaForm::kExternal) {
+        continue;
       }
+      const tuple::ToastPointer ptr = tuple::ReadToastPointer(*v);
+      // VARATT_EXTERNAL_IS_COMPRESSED: fewer bytes stored than the raw data.
+      if (compressed && ptr.extsize + tuple::kVarHdrSz >= ptr.rawsize) continue;
+      *tuple_off = p.GetItemId(lp).off;
+      return static_cast<size_t>(v->data - p.bytes().data);
     }
   }
   return 0;
