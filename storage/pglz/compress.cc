@@ -1,7 +1,17 @@
-// pglz compressor: PostgreSQL 15's pglz_compress step for step (same history lists, hash, match
-// search order, give-up checks), so the output is byte-identical. Speed comes from comparing
-// candidate matches eight bytes at a time and rejecting candidates that cannot beat the current
-// best with one byte compare; neither changes which match is chosen.
+// pglz compressor: PostgreSQL 15's pglz_compress step for step (same hash, same candidates in the
+// same order, same stop rules and give-up checks), so the output is byte-identical.
+//
+// The history is kept differently, with the same contents. PostgreSQL keeps a doubly linked list
+// per hash bucket and unlinks the oldest of its 4096 entries as it recycles it. The search stops
+// at the first candidate 4095 or more bytes back, and every input position is added once, in
+// order; so the unlinked entries (more than 4096 back) are never reached, and a singly linked
+// hash chain (zlib's head/prev arrays) visits exactly the same candidates: head[bucket] is the
+// newest position in the bucket, chain[pos % 4096] the next older one. Positions are "virtual"
+// (base + offset in the input), and each call starts its base at least 4096 past the last
+// call's positions, so a position left over from an earlier call is always too far back to be a
+// candidate and the 32 KB head array is cleared only when the base wraps, not on every call.
+// Speed also comes from comparing candidates eight bytes at a time and rejecting a candidate that
+// cannot beat the current best with one byte compare; neither changes which match is chosen.
 #include "storage/pglz/compress.h"
 
 #include <algorithm>
@@ -11,16 +21,14 @@
 namespace pgstore::pglz {
 namespace {
 
-// One remembered input position, linked into the list of its hash bucket. Index 0 of the entry
-// array is the list terminator ("invalid"), as in PostgreSQL; it may be scribbled on harmlessly.
-struct HistEntry {
-  int16_t next;    // next (older) entry in this bucket, 0 = end of list
-  int16_t prev;    // previous (newer) entry, kNoPrev if this entry is the bucket's head
-  int32_t hindex;  // bucket this entry is linked into
-  int32_t pos;     // input position (offset from the start of the source)
-};
-constexpr int16_t kNoPrev = -1;
-static_assert(kHistorySize + 1 <= INT16_MAX, "entry numbers are int16 in hist_start");
+constexpr uint32_t kChainMask = kHistorySize - 1;
+static_assert((kHistorySize & kChainMask) == 0, "the chain is indexed modulo its size");
+// A candidate this far back ends the search (pglz_find_match's thisoff >= 0x0fff).
+constexpr uint32_t kSearchLimit = kEncoderMaxOffset + 1;
+// Bases start here, so the 0 of a cleared head array is a position kFirstBase back: too far.
+constexpr uint32_t kFirstBase = kHistorySize;
+// Bases wrap (and the head array is cleared) before base + input size could overflow 32 bits.
+constexpr uint32_t kMaxBase = 1u << 31;
 
 // pglz_hist_idx. The bytes go through `char`, which is signed on x86-64, so they are sign-extended
 // exactly as PostgreSQL's build does; the shifts are done unsigned to stay well-defined.
@@ -49,75 +57,63 @@ inline int32_t CommonPrefix(const uint8_t* a, const uint8_t* b, int32_t max_len)
 }  // namespace
 
 struct Compressor::Workspace {
-  int16_t hist_start[kMaxHistoryLists];
-  HistEntry entries[kHistorySize + 1];
+  uint32_t head[kMaxHistoryLists];  // newest virtual position per bucket (0: none)
+  uint32_t chain[kHistorySize];     // chain[v % 4096]: the next older position in v's bucket
+  uint32_t base = kFirstBase;       // virtual position of the next input's first byte
 };
 
-Compressor::Compressor() : ws_(new Workspace) {}
+Compressor::Compressor() : ws_(new Workspace) { std::memset(ws_->head, 0, sizeof(ws_->head)); }
 Compressor::~Compressor() = default;
+
+void Compressor::AdvanceBase(uint64_t positions) {
+  // At kMaxBase the next call clears the head array and starts again from kFirstBase.
+  ws_->base = static_cast<uint32_t>(std::min<uint64_t>(ws_->base + positions, kMaxBase));
+}
 
 namespace {
 
 class Encoder {
  public:
-  Encoder(int16_t* hist_start, HistEntry* entries, const uint8_t* src, int32_t slen, int mask)
-      : hist_start_(hist_start), entries_(entries), src_(src), end_(src + slen), mask_(mask) {}
+  Encoder(uint32_t* head, uint32_t* chain, uint32_t base, const uint8_t* src, int32_t slen,
+          int mask)
+      : head_(head), chain_(chain), base_(base), src_(src), end_(src + slen), mask_(mask) {}
 
   int Hash(const uint8_t* s) const { return HistIndex(s, end_, mask_); }
 
-  // pglz_hist_add: remember position `s` (whose hash is `hindex`), recycling the oldest entry
-  // once 4096 are in use.
+  // pglz_hist_add: remember position `s`, whose hash is `hindex`.
   inline void HistAdd(const uint8_t* s) { HistAdd(s, Hash(s)); }
   inline void HistAdd(const uint8_t* s, int hindex) {
-    int16_t* head = &hist_start_[hindex];
-    HistEntry* e = &entries_[next_];
-    if (recycle_) {
-      if (e->prev == kNoPrev) {
-        hist_start_[e->hindex] = e->next;
-      } else {
-        entries_[e->prev].next = e->next;
-      }
-      entries_[e->next].prev = e->prev;  // next is never "null": entry 0 ends every list
-    }
-    e->next = *head;
-    e->prev = kNoPrev;
-    e->hindex = hindex;
-    e->pos = static_cast<int32_t>(s - src_);
-    entries_[*head].prev = static_cast<int16_t>(next_);
-    *head = static_cast<int16_t>(next_);
-    if (++next_ >= kHistorySize + 1) {
-      next_ = 1;
-      recycle_ = true;
-    }
+    const uint32_t v = Virtual(s);
+    chain_[v & kChainMask] = head_[hindex];
+    head_[hindex] = v;
   }
 
-  // pglz_find_match: the longest match in the bucket list, searched in PostgreSQL's order and
-  // with its stop rules. Returns false unless the match is longer than 2 bytes.
-  // `hindex` is Hash(input).
+  // pglz_find_match: the longest match among the bucket's positions, newest first, with
+  // PostgreSQL's stop rules. Returns false unless the match is longer than 2 bytes. `hindex` is
+  // Hash(input). (PostgreSQL skips the good_match update after its list's last entry; here the
+  // next entry is too far back instead, so the loop ends there just the same.)
   inline bool FindMatch(const uint8_t* input, int hindex, int32_t good_match, int32_t good_drop,
                         int32_t* lenp, int32_t* offp) const {
     const int32_t max_len = static_cast<int32_t>(std::min<ptrdiff_t>(kMaxMatch, end_ - input));
+    const uint32_t here = Virtual(input);
     int32_t len = 0;
     int32_t off = 0;
-    int16_t entry = hist_start_[hindex];
-    while (entry != 0) {
-      const HistEntry& h = entries_[entry];
-      const uint8_t* hp = src_ + h.pos;
-      const int32_t thisoff = static_cast<int32_t>(input - hp);
-      if (thisoff >= 0x0fff) break;
+    uint32_t candidate = head_[hindex];
+    for (;;) {
+      const uint32_t thisoff = here - candidate;
+      if (thisoff >= kSearchLimit) break;
+      const uint8_t* hp = input - thisoff;
       // A candidate beats the best only if it matches the best's length plus one more byte.
       if (len < max_len && input[len] == hp[len]) {
         int32_t thislen = CommonPrefix(input, hp, max_len);
         if (thislen > len) {
           len = thislen;
-          off = thisoff;
+          off = static_cast<int32_t>(thisoff);
         }
       }
-      entry = h.next;
-      if (entry != 0) {
-        if (len >= good_match) break;
-        good_match -= (good_match * good_drop) / 100;
-      }
+      if (len >= good_match) break;
+      good_match -= (good_match * good_drop) / 100;
+      candidate = chain_[candidate & kChainMask];
     }
     if (len > 2) {
       *lenp = len;
@@ -128,13 +124,14 @@ class Encoder {
   }
 
  private:
-  int16_t* hist_start_;
-  HistEntry* entries_;
+  uint32_t Virtual(const uint8_t* s) const { return base_ + static_cast<uint32_t>(s - src_); }
+
+  uint32_t* head_;
+  uint32_t* chain_;
+  uint32_t base_;
   const uint8_t* src_;
   const uint8_t* end_;
   int mask_;
-  int next_ = 1;
-  bool recycle_ = false;
 };
 
 }  // namespace
@@ -156,8 +153,13 @@ std::optional<int32_t> Compressor::Compress(ByteView src, uint8_t* dest, const S
                      : slen < 512  ? 2048
                      : slen < 1024 ? 4096
                                    : kMaxHistoryLists;
-  std::memset(ws_->hist_start, 0, hashsz * sizeof(int16_t));
-  Encoder enc(ws_->hist_start, ws_->entries, src.data, slen, hashsz - 1);
+  if (ws_->base >= kMaxBase) {
+    std::memset(ws_->head, 0, sizeof(ws_->head));
+    ws_->base = kFirstBase;
+  }
+  Encoder enc(ws_->head, ws_->chain, ws_->base, src.data, slen, hashsz - 1);
+  // The next call's positions start past every position of this one by at least the search limit.
+  AdvanceBase(uint64_t{static_cast<uint32_t>(slen)} + kHistorySize);
 
   uint8_t* bp = dest;
   uint8_t ctrl_dummy = 0;

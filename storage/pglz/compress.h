@@ -21,7 +21,7 @@
 
 namespace pgstore::pglz {
 
-// Holds the 64 KB history work area, so repeated compressions allocate nothing. Not thread-safe;
+// Holds the 48 KB history work area, so repeated compressions allocate nothing. Not thread-safe;
 // use one per thread (the free functions below keep a thread_local one).
 class Compressor {
  public:
@@ -36,6 +36,10 @@ class Compressor {
   std::optional<int32_t> Compress(ByteView src, uint8_t* dest, const Strategy& strategy);
 
  private:
+  friend class CompressorTestPeer;
+  // Moves the virtual position of the next input's first byte `positions` further on.
+  void AdvanceBase(uint64_t positions);
+
   struct Workspace;
   std::unique_ptr<Workspace> ws_;
 };

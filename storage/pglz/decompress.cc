@@ -1,7 +1,7 @@
-// pglz decompressor. Whole control groups far from both ends of the buffers take a fast path
-// with no per-item bounds checks (a group reads at most 25 input bytes and writes at most
-// 8 * 273 output bytes) and copies matches eight bytes at a time; everything else takes the
-// careful path, which mirrors PostgreSQL's loop with the bounds checks moved before each read.
+// pglz decompressor. Far from both ends of the buffers, a fast path copies each run of literals
+// with one eight-byte copy and each match eight bytes at a time, checking the output room once
+// per run and per match instead of once per item; near the ends, the careful path mirrors
+// PostgreSQL's loop with the bounds checks moved before each read. Both check every offset.
 #include "storage/pglz/decompress.h"
 
 #include <algorithm>
@@ -12,24 +12,47 @@
 namespace pgstore::pglz {
 namespace {
 
-constexpr ptrdiff_t kGroupMaxInput = 1 + kItemsPerControlByte * 3;
-// A fast group may write up to 7 bytes past the end of its last match (8-byte copies).
-constexpr ptrdiff_t kGroupMaxOutput = kItemsPerControlByte * kMaxMatch + 8;
+// A fast turn reads a control byte, eight bytes for its literals and a tag of up to 3 bytes.
+constexpr ptrdiff_t kTurnMaxInput = 1 + 8 + 3;
+// CopyMatchWild writes up to this many bytes past the end of its match.
+constexpr ptrdiff_t kWildCopySlop = 13;
+// A fast turn starts with room for its literals' eight-byte copy and for at least one more
+// output byte after them (the tag, whose own room is checked once its length is known).
+constexpr ptrdiff_t kTurnMinOutputRoom = 16;
+
+// The error for a tag whose offset is 0 or reaches before the start of the output.
+Status BadOffset(int32_t off) {
+  return Status::Corruption(off == 0 ? "match offset is zero" : "match offset beyond output");
+}
 
 // Copies a `len`-byte match from `off` bytes back, replicating the last `off` bytes when they
-// overlap the destination. May write up to 7 bytes past dp + len.
-// REQUIRES: 1 <= off <= bytes before dp; room for len + 7 bytes at dp.
+// overlap the destination. Writes at least 16 bytes (up to 13 past dp + len; len >= 3).
+// REQUIRES: 1 <= off <= bytes before dp; room for max(len + 7, 16) bytes at dp.
 inline void CopyMatchWild(uint8_t* dp, int32_t off, int32_t len) {
   if (off < 8) {
-    // Write the first 8 bytes one at a time; after that the pattern repeats with a period that
-    // is a multiple of off and at least 8, so 8-byte copies are exact.
-    for (int i = 0; i < 8; ++i) dp[i] = dp[i - off];
-    if (len <= 8) return;
-    int32_t period = off * ((8 + off - 1) / off);
-    for (int32_t i = 8; i < len; i += 8) std::memcpy(dp + i, dp + i - period, 8);
+    // Build the first 8 bytes from the last `off` (independent loads, no byte-by-byte chain);
+    // after that the pattern repeats with a period that is a multiple of off and at least 8, so
+    // 8-byte copies are exact.
+    static constexpr uint8_t kRepeat[8][8] = {{},
+                                              {0, 0, 0, 0, 0, 0, 0, 0},
+                                              {0, 1, 0, 1, 0, 1, 0, 1},
+                                              {0, 1, 2, 0, 1, 2, 0, 1},
+                                              {0, 1, 2, 3, 0, 1, 2, 3},
+                                              {0, 1, 2, 3, 4, 0, 1, 2},
+                                              {0, 1, 2, 3, 4, 5, 0, 1},
+                                              {0, 1, 2, 3, 4, 5, 6, 0}};
+    static constexpr int32_t kPeriod[8] = {0, 8, 8, 9, 8, 10, 12, 14};
+    const uint8_t* from = dp - off;
+    uint8_t first[8];
+    for (int i = 0; i < 8; ++i) first[i] = from[kRepeat[off][i]];
+    std::memcpy(dp, first, 8);
+    for (int32_t i = 8; i < len; i += 8) std::memcpy(dp + i, dp + i - kPeriod[off], 8);
     return;
   }
-  for (int32_t i = 0; i < len; i += 8) std::memcpy(dp + i, dp + i - off, 8);
+  // Two copies cover the common lengths (up to 16) without a loop test.
+  std::memcpy(dp, dp - off, 8);
+  std::memcpy(dp + 8, dp + 8 - off, 8);
+  for (int32_t i = 16; i < len; i += 8) std::memcpy(dp + i, dp + i - off, 8);
 }
 
 // Exact-length match copy, byte by byte (the meaning of an overlapping match).
@@ -55,55 +78,64 @@ StatusOr<size_t> DecompressAfterHistory(ByteView src, uint8_t* window, size_t hi
   uint8_t* dp = dest;
   uint8_t* const destend = dest + rawsize;
 
-  while (sp < srcend && dp < destend) {
-    if (srcend - sp >= kGroupMaxInput && destend - dp >= kGroupMaxOutput) {
-      // Fast path: the whole group fits in both buffers.
-      uint8_t ctrl = *sp++;
-      if (ctrl == 0) {  // eight literals
-        std::memcpy(dp, sp, 8);
-        sp += 8;
-        dp += 8;
-        continue;
-      }
-      for (int item = 0; item < kItemsPerControlByte; ++item, ctrl >>= 1) {
-        if ((ctrl & 1) == 0) {
-          *dp++ = *sp++;
-          continue;
-        }
-        int32_t len = (sp[0] & 0x0f) + 3;
-        const int32_t off = ((sp[0] & 0xf0) << 4) | sp[1];
-        sp += 2;
-        if (len == 18) len += *sp++;
-        if (off == 0) return Status::Corruption("match offset is zero");
-        if (off > dp - window) return Status::Corruption("match offset beyond output");
-        CopyMatchWild(dp, off, len);
-        dp += len;
-      }
-      continue;
-    }
+  // The items left in the current control byte are its bits above a sentinel 1; bits == 1
+  // means the next input byte is a control byte.
+  uint32_t bits = 1;
 
-    // Careful path: PostgreSQL's loop, checking bounds before every read.
-    uint8_t ctrl = *sp++;
-    for (int item = 0; item < kItemsPerControlByte && sp < srcend && dp < destend;
-         ++item, ctrl >>= 1) {
-      if ((ctrl & 1) == 0) {
-        *dp++ = *sp++;
-        continue;
-      }
-      if (srcend - sp < 2) return Status::Corruption("truncated match tag");
-      int32_t len = (sp[0] & 0x0f) + 3;
-      const int32_t off = ((sp[0] & 0xf0) << 4) | sp[1];
+  // Fast path, far from both ends: each turn copies the run of literals before the next tag (its
+  // length is the number of zero bits, at most 8) with one eight-byte copy, then the tag.
+  while (srcend - sp >= kTurnMaxInput && destend - dp >= kTurnMinOutputRoom) {
+    if (bits == 1) bits = *sp++ | 0x100u;
+    const int literals = __builtin_ctz(bits);
+    std::memcpy(dp, sp, 8);
+    dp += literals;
+    sp += literals;
+    bits >>= literals;
+    if (bits == 1) continue;
+    bits >>= 1;
+    int32_t len = (sp[0] & 0x0f) + 3;
+    const int32_t off = ((sp[0] & 0xf0) << 4) | sp[1];
+    if (len == 18) {
+      len += sp[2];
+      sp += 3;
+    } else {
       sp += 2;
-      if (len == 18) {
-        if (sp >= srcend) return Status::Corruption("truncated match tag");
-        len += *sp++;
-      }
-      if (off == 0) return Status::Corruption("match offset is zero");
-      if (off > dp - window) return Status::Corruption("match offset beyond output");
+    }
+    if (static_cast<size_t>(off - 1) >= static_cast<size_t>(dp - window)) return BadOffset(off);
+    if (destend - dp >= len + kWildCopySlop) {
+      CopyMatchWild(dp, off, len);
+    } else {  // the match reaches the end of the output: clamp it there
       len = static_cast<int32_t>(std::min<ptrdiff_t>(len, destend - dp));
       CopyMatchExact(dp, off, len);
-      dp += len;
     }
+    dp += len;
+  }
+
+  // Careful path near the ends: PostgreSQL's loop, checking bounds before every read.
+  while (dp < destend) {
+    if (bits == 1) {
+      if (sp >= srcend) break;
+      bits = *sp++ | 0x100u;
+    }
+    if (sp >= srcend) break;
+    const bool is_tag = bits & 1;
+    bits >>= 1;
+    if (!is_tag) {
+      *dp++ = *sp++;
+      continue;
+    }
+    if (srcend - sp < 2) return Status::Corruption("truncated match tag");
+    int32_t len = (sp[0] & 0x0f) + 3;
+    const int32_t off = ((sp[0] & 0xf0) << 4) | sp[1];
+    sp += 2;
+    if (len == 18) {
+      if (sp >= srcend) return Status::Corruption("truncated match tag");
+      len += *sp++;
+    }
+    if (off == 0 || off > dp - window) return BadOffset(off);
+    len = static_cast<int32_t>(std::min<ptrdiff_t>(len, destend - dp));
+    CopyMatchExact(dp, off, len);
+    dp += len;
   }
 
   if (mode == Completeness::kExact) {

@@ -117,6 +117,91 @@ TEST(PglzDecompressTest, MatchIsClampedToRawSize) {
   EXPECT_EQ(*out, std::vector<uint8_t>(10, 'x'));
 }
 
+// A stream of `prefix` literals, one tag (len, off), then `suffix` literals, and what it decodes
+// to, computed byte by byte: the meaning of a tag, with no fast copies.
+struct OneTagStream {
+  std::vector<uint8_t> compressed;
+  std::vector<uint8_t> raw;
+};
+OneTagStream MakeOneTagStream(int prefix, int len, int off, int suffix) {
+  OneTagStream s;
+  std::vector<bool> is_tag;
+  std::vector<std::vector<uint8_t>> items;
+  for (int i = 0; i < prefix; ++i) {
+    s.raw.push_back(static_cast<uint8_t>('a' + i * 7 % 26));
+    items.push_back({s.raw.back()});
+    is_tag.push_back(false);
+  }
+  for (int i = 0; i < len; ++i) s.raw.push_back(s.raw[s.raw.size() - off]);
+  if (len > kMaxShortTagMatch) {
+    items.push_back({static_cast<uint8_t>(((off & 0xf00) >> 4) | 0x0f),
+                     static_cast<uint8_t>(off & 0xff), static_cast<uint8_t>(len - 18)});
+  } else {
+    items.push_back(
+        {static_cast<uint8_t>(((off & 0xf00) >> 4) | (len - 3)), static_cast<uint8_t>(off & 0xff)});
+  }
+  is_tag.push_back(true);
+  for (int i = 0; i < suffix; ++i) {
+    s.raw.push_back(static_cast<uint8_t>('A' + i % 26));
+    items.push_back({s.raw.back()});
+    is_tag.push_back(false);
+  }
+  for (size_t group = 0; group < items.size(); group += 8) {
+    uint8_t ctrl = 0;
+    for (size_t i = group; i < std::min(items.size(), group + 8); ++i) {
+      if (is_tag[i]) ctrl |= 1 << (i - group);
+    }
+    s.compressed.push_back(ctrl);
+    for (size_t i = group; i < std::min(items.size(), group + 8); ++i) {
+      s.compressed.insert(s.compressed.end(), items[i].begin(), items[i].end());
+    }
+  }
+  return s;
+}
+
+// Far from the ends of the buffers the decoder copies eight bytes at a time; every short offset
+// (the overlapping, pattern-replicating copies) and every length must still mean what a
+// byte-by-byte copy means.
+TEST(PglzDecompressTest, FastPathMatchesByteByByteCopyForEveryOffsetAndLength) {
+  for (int off = 1; off <= 20; ++off) {
+    for (int len = kMinMatch; len <= kMaxMatch; ++len) {
+      OneTagStream s = MakeOneTagStream(24, len, off, 40);
+      StatusOr<std::vector<uint8_t>> out = Decode(s.compressed, s.raw.size());
+      ASSERT_TRUE(out.ok()) << "off " << off << " len " << len << ": " << out.status().ToString();
+      ASSERT_EQ(*out, s.raw) << "off " << off << " len " << len;
+    }
+  }
+}
+
+// Every prefix length of the output, decoded partially, is that prefix: a match (or a literal
+// run) cut by the raw size is cut exactly there, in the fast path and in the careful one.
+TEST(PglzDecompressTest, EveryPartialLengthIsThePrefix) {
+  std::vector<uint8_t> raw;
+  for (int i = 0; i < 3000; ++i) {
+    raw.push_back(static_cast<uint8_t>(i % 7 == 0 ? 'a' + i % 13 : 'k'));
+    if (i % 500 == 0) raw.insert(raw.end(), 300, 'z');  // long matches
+  }
+  std::vector<uint8_t> c = *Compress(ByteView(raw), kAlwaysStrategy);
+  for (size_t n = 0; n <= raw.size(); ++n) {
+    StatusOr<std::vector<uint8_t>> out = Decode(c, n, Completeness::kPartial);
+    ASSERT_TRUE(out.ok()) << n;
+    ASSERT_EQ(*out, std::vector<uint8_t>(raw.begin(), raw.begin() + n)) << n;
+  }
+}
+
+// Bad offsets are caught in the fast path too (the tag is far from both ends).
+TEST(PglzDecompressTest, BadOffsetFarFromTheEndsIsCorruption) {
+  OneTagStream zero = MakeOneTagStream(24, 5, 1, 40);
+  zero.compressed[zero.compressed.size() - 40 - 5 - 2 + 1] = 0x00;  // the tag: (len 5, off 0)
+  zero.compressed[zero.compressed.size() - 40 - 5 - 2] = 0x02;
+  EXPECT_EQ(Decode(zero.compressed, zero.raw.size()).status().message(), "match offset is zero");
+  OneTagStream far = MakeOneTagStream(24, 5, 25, 40);  // 25 back, with only 24 bytes out
+  EXPECT_EQ(Decode(far.compressed, far.raw.size()).status().message(),
+            "match offset beyond output");
+  OneTagStream edge = MakeOneTagStream(24, 5, 24, 40);  // exactly to the first byte: fine
+  EXPECT_EQ(*Decode(edge.compressed, edge.raw.size()), edge.raw);
+}
+
 TEST(PglzDecompressTest, EmptyInputEmptyOutputIsExact) { EXPECT_TRUE(Decode({}, 0).ok()); }
 
 TEST(PglzCompressTest, RoundTripOfRepetitiveText) {
@@ -159,6 +244,83 @@ TEST(PglzCompressTest, KnownOutputForRun) {
   std::optional<std::vector<uint8_t>> c = Compress(ByteView(Repeat("a", 40)));
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(*c, Bytes({0x02, 'a', 0x0f, 0x01, 21}));
+}
+
+// Two inputs laid out one after the other in memory, so that a compressor that confused their
+// positions would find real (wrong) matches instead of reading out of bounds: `first` starts
+// with "WXYZ", `second` starts with "WXY!" and has its only "WXYZ" at offset 2000. A fresh
+// compressor emits that "WXYZ" as literals; one that still saw the first input's positions
+// would find a match for it (in `first`, or in second's own "WXY!").
+struct TwoInputs {
+  std::vector<uint8_t> buffer;
+  ByteView first, second;
+};
+TwoInputs MakeTwoInputs() {
+  TwoInputs t;
+  uint32_t x = 7;
+  auto filler = [&](size_t n) {  // compressible lower-case words
+    static const char* const kWords[] = {"alpha ", "beta ", "gamma ", "delta ", "epsilon "};
+    std::string words;
+    while (words.size() < n) {
+      x = x * 1103515245 + 12345;
+      words += kWords[(x >> 16) % 5];
+    }
+    t.buffer.insert(t.buffer.end(), words.begin(), words.begin() + n);
+  };
+  auto text = [&](const char* s) { t.buffer.insert(t.buffer.end(), s, s + 4); };
+  text("WXYZ");
+  filler(1100);
+  const size_t second_start = t.buffer.size();
+  text("WXY!");
+  filler(1996);
+  text("WXYZ");
+  filler(500);
+  t.first = ByteView(t.buffer.data(), second_start);
+  t.second = ByteView(t.buffer.data() + second_start, t.buffer.size() - second_start);
+  return t;
+}
+
+std::vector<uint8_t> CompressWith(Compressor* c, ByteView in) {
+  std::vector<uint8_t> out(MaxOutput(in.size));
+  std::optional<int32_t> n = c->Compress(in, out.data(), kAlwaysStrategy);
+  out.resize(n.value_or(0));
+  return out;
+}
+
+// One Compressor, many inputs: a later input's output is exactly a fresh compressor's (positions
+// remembered from an earlier input are never candidates).
+TEST(PglzCompressTest, ReusedCompressorMatchesFreshOne) {
+  TwoInputs t = MakeTwoInputs();
+  Compressor fresh, reused;
+  const std::vector<uint8_t> expected = CompressWith(&fresh, t.second);
+  ASSERT_FALSE(expected.empty());
+  for (int round = 0; round < 3; ++round) {
+    CompressWith(&reused, t.first);
+    EXPECT_EQ(CompressWith(&reused, t.second), expected) << "round " << round;
+  }
+}
+
+}  // namespace
+
+// Reaches the Compressor's position counter, to test its wrap without compressing 2 GB.
+class CompressorTestPeer {
+ public:
+  static void AdvanceBase(Compressor* c, uint64_t positions) { c->AdvanceBase(positions); }
+};
+
+namespace {
+
+// When the position counter wraps, the history is cleared: the output is still a fresh
+// compressor's.
+TEST(PglzCompressTest, PositionCounterWrapClearsHistory) {
+  TwoInputs t = MakeTwoInputs();
+  Compressor fresh, reused;
+  const std::vector<uint8_t> expected = CompressWith(&fresh, t.second);
+  for (int round = 0; round < 3; ++round) {
+    CompressWith(&reused, t.first);
+    CompressorTestPeer::AdvanceBase(&reused, uint64_t{1} << 32);  // to the wrap point
+    EXPECT_EQ(CompressWith(&reused, t.second), expected) << "round " << round;
+  }
 }
 
 TEST(ToastDatumTest, HeaderLayout) {
