@@ -90,7 +90,8 @@ StatusOr<uint16_t> HeapPage::AddItem(ByteView item) {
 }
 
 size_t HeapPage::HeapFreeSpace() const {
-  if (lower() > upper() || upper() > kPageSize) return 0;
+  // (PageSpace answers 0 when pd_lower is past pd_upper; pd_upper past the page is corrupt.)
+  if (upper() > kPageSize) return 0;
   // PostgreSQL looks for an unused line pointer only when the PD_HAS_FREE_LINES hint is set.
   const bool reusable = (flags() & kHasFreeLines) && HasUnusedLinePointer();
   return PageSpace{lower(), upper()}.HeapFreeSpace(reusable);

@@ -34,7 +34,6 @@ class HeapPage {
   uint16_t special() const { return Field16(kOffSpecial); }
   uint16_t flags() const { return Field16(kOffFlags); }
   uint16_t checksum() const { return Field16(kOffChecksum); }
-  bool IsNew() const { return upper() == 0; }  // PageIsNew: an all-zero page
 
   // PageGetMaxOffsetNumber: (pd_lower - 24) / 4, or 0, capped at the page.
   int MaxOffset() const;

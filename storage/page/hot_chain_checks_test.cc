@@ -46,7 +46,9 @@ class ChainPage {
   std::vector<std::string> Findings() const {
     std::vector<std::string> out;
     for (const PageProblem& p : VerifyHeapPage(page_.bytes(), 0)) {
-      out.push_back(std::to_string(p.lp) + ": " + p.check);
+      // A finding about a tuple as a whole names no attribute (attnum -1); anything else shows.
+      const std::string attnum = p.attnum == -1 ? "" : " attnum " + std::to_string(p.attnum);
+      out.push_back(std::to_string(p.lp) + attnum + ": " + p.check);
     }
     return out;
   }

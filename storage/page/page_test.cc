@@ -82,6 +82,21 @@ TEST(HeapPageTest, AtMostMaxHeapTuplesPerPage) {
   EXPECT_EQ(p.HeapFreeSpace(), 0u);
 }
 
+// PageGetHeapFreeSpace on a corrupt header: pd_upper past the page, or pd_lower past pd_upper,
+// leaves no free space (never the difference of the two as an unsigned number).
+TEST(HeapPageTest, CorruptBoundsHaveNoFreeSpace) {
+  HeapPage p;
+  StoreLE16(p.mutable_data() + kOffUpper, 8193);
+  EXPECT_EQ(p.HeapFreeSpace(), 0u);
+  StoreLE16(p.mutable_data() + kOffUpper, 0xFFFF);
+  EXPECT_EQ(p.HeapFreeSpace(), 0u);
+  StoreLE16(p.mutable_data() + kOffUpper, 8192);
+  EXPECT_EQ(p.HeapFreeSpace(), 8192u - 24 - 4);
+  StoreLE16(p.mutable_data() + kOffLower, 100);
+  StoreLE16(p.mutable_data() + kOffUpper, 96);
+  EXPECT_EQ(p.HeapFreeSpace(), 0u);
+}
+
 TEST(HeapPageTest, TheLastLinePointerCanBeTheFreeOne) {
   HeapPage p;
   std::vector<uint8_t> t = TupleOfLength(24);
