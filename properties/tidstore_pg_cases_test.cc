@@ -60,7 +60,7 @@ void CheckLookups(const TidStore& s, const TidStoreModel& m) {
 
 RC_GTEST_PROP(TidStorePgCases, ExtremeBlocksAndOffsets, ()) {
   const std::vector<uint32_t> blocks = {0, 1, kMaxBlock / 2, kMaxBlock - 1, kMaxBlock};
-  const std::vector<uint16_t> edge_offsets = {1,   2,   290, 291, 292,  511,
+  const std::vector<uint16_t> edge_offsets = {1,   2,   290,  291,  292,       511,
                                               512, 513, 1024, 2047, kMaxOffset};
   const size_t burst = *rc::gen::element<size_t>(1, 2, 8, kDefaultBurstEntries);
   TidStore s(burst);
@@ -83,8 +83,8 @@ RC_GTEST_PROP(TidStorePgCases, ExtremeBlocksAndOffsets, ()) {
   CheckLookups(s, m);
   // Past the maximum offset and offset 0 are rejected and change nothing.
   const size_t memory = s.MemoryUsage();
-  RC_ASSERT(s.SetBlockOffsets(*rc::gen::elementOf(blocks), {1, kMaxOffset + 1})
-                .IsInvalidArgument());
+  RC_ASSERT(
+      s.SetBlockOffsets(*rc::gen::elementOf(blocks), {1, kMaxOffset + 1}).IsInvalidArgument());
   RC_ASSERT(s.SetBlockOffsets(*rc::gen::elementOf(blocks), {0}).IsInvalidArgument());
   RC_ASSERT(s.MemoryUsage() == memory);
   CheckEqual(s, m);
@@ -154,11 +154,10 @@ RC_GTEST_PROP(TidStorePgCases, ReplacementsCrossEmbeddedAndPoolBothWays, ()) {
   int crossings_to_pool = 0, crossings_to_embedded = 0;
   for (int r = 0; r < replacements; ++r) {
     const uint32_t block = base + static_cast<uint32_t>(*rc::gen::inRange(0, blocks));
-    const std::vector<uint16_t> offsets =
-        *rc::gen::weightedOneOf<std::vector<uint16_t>>(
-            {{1, rc::gen::map(rc::gen::inRange<uint16_t>(1, kMaxOffset + 1),
-                              [](uint16_t o) { return std::vector<uint16_t>{o}; })},
-             {1, generators::genOffsets()}});
+    const std::vector<uint16_t> offsets = *rc::gen::weightedOneOf<std::vector<uint16_t>>(
+        {{1, rc::gen::map(rc::gen::inRange<uint16_t>(1, kMaxOffset + 1),
+                          [](uint16_t o) { return std::vector<uint16_t>{o}; })},
+         {1, generators::genOffsets()}});
     const auto before = m.find(block);
     if (before != m.end()) {
       if (before->second.size() == 1 && offsets.size() > 1) ++crossings_to_pool;

@@ -132,7 +132,10 @@ OneTagStream MakeOneTagStream(int prefix, int len, int off, int suffix) {
     items.push_back({s.raw.back()});
     is_tag.push_back(false);
   }
-  for (int i = 0; i < len; ++i) s.raw.push_back(s.raw[s.raw.size() - off]);
+  // (A tag reaching before the first byte has no meaning: its bytes are left as '?'.)
+  for (int i = 0; i < len; ++i) {
+    s.raw.push_back(static_cast<size_t>(off) <= s.raw.size() ? s.raw[s.raw.size() - off] : '?');
+  }
   if (len > kMaxShortTagMatch) {
     items.push_back({static_cast<uint8_t>(((off & 0xf00) >> 4) | 0x0f),
                      static_cast<uint8_t>(off & 0xff), static_cast<uint8_t>(len - 18)});
