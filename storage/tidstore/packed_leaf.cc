@@ -151,19 +151,20 @@ bool PackedLeaf::Find(uint32_t suffix, uint16_t* slot) const {
   const size_t group = lo - 1;
   const GroupLayout layout = UnpackLayout(g[2 * group + 1]);
   const uint8_t* s = stream();
-  uint64_t pos = layout.bit_offset;
-  uint64_t key = g[2 * group];
-  uint32_t value = ReadBits(s, pos, layout.slot_bits);
-  pos += layout.slot_bits;
+  // Entries after the first are (key delta, slot) of one fixed width: walk the key deltas only,
+  // then read the one slot wanted.
+  const uint64_t stride = layout.key_bits + layout.slot_bits;
+  const uint64_t key_mask = (uint64_t{1} << layout.key_bits) - 1;
   const size_t entries = GroupEnd(group, size) - group * kPackedGroupSize;
-  for (size_t i = 1; key < suffix && i < entries; ++i) {
-    key += ReadBits(s, pos, layout.key_bits) + uint64_t{1};
-    pos += layout.key_bits;
-    value = ReadBits(s, pos, layout.slot_bits);
-    pos += layout.slot_bits;
+  uint64_t key = g[2 * group];
+  uint64_t key_pos = layout.bit_offset + layout.slot_bits;  // the second entry's key delta
+  size_t i = 0;
+  for (; key < suffix && i + 1 < entries; ++i, key_pos += stride) {
+    key += ((LoadLE64(s + (key_pos >> 3)) >> (key_pos & 7)) & key_mask) + 1;
   }
   if (key != suffix) return false;
-  *slot = CodeSlot(value);
+  const uint64_t slot_pos = i == 0 ? layout.bit_offset : key_pos - stride + layout.key_bits;
+  *slot = CodeSlot(ReadBits(s, slot_pos, layout.slot_bits));
   return true;
 }
 
