@@ -12,8 +12,9 @@
 namespace pgstore::pglz {
 namespace {
 
-// A fast turn reads a control byte, eight bytes for its literals and a tag of up to 3 bytes.
-constexpr ptrdiff_t kTurnMaxInput = 1 + 8 + 3;
+// A fast turn reads at most a control byte and then 10 bytes: eight literals (one eight-byte
+// copy), or up to seven literals (the same copy) and a tag of up to 3 bytes.
+constexpr ptrdiff_t kTurnMaxInput = 1 + 7 + 3;
 // CopyMatchWild writes up to this many bytes past the end of its match.
 constexpr ptrdiff_t kWildCopySlop = 13;
 // A fast turn starts with room for its literals' eight-byte copy and for at least one more

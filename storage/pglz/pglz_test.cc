@@ -205,6 +205,20 @@ TEST(PglzDecompressTest, BadOffsetFarFromTheEndsIsCorruption) {
   EXPECT_EQ(*Decode(edge.compressed, edge.raw.size()), edge.raw);
 }
 
+// A tag cut short after seven literals, with plenty of output room: the fast path must not read
+// the missing tag bytes (ASan sees the read past this exactly-sized buffer).
+TEST(PglzDecompressTest, TruncatedTagAfterLiteralsIsNotReadPastTheInput) {
+  for (int tag_bytes = 0; tag_bytes <= 2; ++tag_bytes) {
+    std::vector<uint8_t> in = {0x80, 'a', 'b', 'c', 'd', 'e', 'f', 'g'};
+    if (tag_bytes >= 1) in.push_back(0x0f);  // a long tag: three bytes
+    if (tag_bytes >= 2) in.push_back(0x01);
+    in.shrink_to_fit();
+    EXPECT_EQ(Decode(in, 100).status().message(),
+              tag_bytes == 0 ? "output shorter than raw size" : "truncated match tag")
+        << tag_bytes;
+  }
+}
+
 TEST(PglzDecompressTest, EmptyInputEmptyOutputIsExact) { EXPECT_TRUE(Decode({}, 0).ok()); }
 
 TEST(PglzCompressTest, RoundTripOfRepetitiveText) {
