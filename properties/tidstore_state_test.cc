@@ -103,9 +103,11 @@ struct IsMember : Command {
     block = PickBlock(m);
     const auto it = m.find(block);
     if (it != m.end() && *rc::gen::arbitrary<bool>()) {
+      // One of the set, often its first or last (a run's edges), or a neighbour of it.
+      const size_t n = it->second.size();
       auto o = it->second.begin();
-      std::advance(o, *rc::gen::inRange<size_t>(0, it->second.size()));
-      offset = static_cast<uint16_t>(*o + *rc::gen::element(-1, 0, 0, 1));  // and its neighbours
+      std::advance(o, *rc::gen::element<size_t>(0, n - 1, *rc::gen::inRange<size_t>(0, n)));
+      offset = static_cast<uint16_t>(*o + *rc::gen::element(-1, 0, 0, 1));
     } else {
       offset = *rc::gen::inRange<uint16_t>(0, 2050);
     }

@@ -1,7 +1,7 @@
 // RapidCheck generators for the TID store: block numbers over-weighting 0, 2^31 - 1, 2^32 - 2,
 // 2^32 - 1 and keys that share 0 to 3 leading bytes with a few anchors (so that leaves burst into
-// every node size at every depth), and offset sets of every encoding: single offsets (embedded),
-// pairs, short lists, dense runs and bitmaps, up to 2048.
+// every node size at every depth), and offset sets of every encoding: single offsets and runs from
+// offset 1 (embedded), pairs, short lists, dense runs and bitmaps, up to 2048.
 #ifndef PGSTORE_PROPERTIES_GENERATORS_TIDSTORE_GENERATORS_H_
 #define PGSTORE_PROPERTIES_GENERATORS_TIDSTORE_GENERATORS_H_
 
@@ -45,8 +45,9 @@ inline rc::Gen<std::vector<uint16_t>> genOffsets() {
         for (int i = *rc::gen::inRange(2, 6); i > 0; --i)
           s.insert(*rc::gen::inRange<uint16_t>(1, 2049));
         break;
-      case 2: {  // a run, as a dead page's whole line pointer array
-        const uint16_t first = *rc::gen::inRange<uint16_t>(1, 300);
+      case 2: {  // a run; half of them from offset 1, as a page whose tuples all died (embedded)
+        const uint16_t first =
+            *rc::gen::arbitrary<bool>() ? uint16_t{1} : *rc::gen::inRange<uint16_t>(2, 300);
         const uint16_t last =
             *rc::gen::inRange<uint16_t>(first, std::min<uint16_t>(2048, first + 400));
         for (uint32_t o = first; o <= last; ++o) s.insert(static_cast<uint16_t>(o));

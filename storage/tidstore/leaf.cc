@@ -20,8 +20,8 @@ void CompactPool(Leaf* leaf) {
   leaf->dead_units = 0;
 }
 
-uint16_t AppendValue(Leaf* leaf, const std::vector<uint32_t>& entry, const uint16_t* offsets) {
-  if (entry.empty()) return offsets[0];
+uint16_t AppendValue(Leaf* leaf, const std::vector<uint32_t>& entry, uint16_t embedded) {
+  if (embedded != 0) return embedded;
   const uint16_t slot = static_cast<uint16_t>(kPoolSlotBit | leaf->pool.size());
   ReserveOneMore(&leaf->pool, entry.size());
   leaf->pool.insert(leaf->pool.end(), entry.begin(), entry.end());

@@ -44,16 +44,17 @@ inline const uint32_t* SlotEntry(uint16_t slot, const uint32_t* pool) {
   return pool + (slot & ~kPoolSlotBit);
 }
 inline size_t SlotCount(uint16_t slot, const uint32_t* pool) {
-  return (slot & kPoolSlotBit) ? EntryCount(SlotEntry(slot, pool)) : 1;
+  return (slot & kPoolSlotBit) ? EntryCount(SlotEntry(slot, pool)) : EmbeddedCount(slot);
 }
 inline bool SlotContains(uint16_t slot, const uint32_t* pool, uint16_t offset) {
-  return (slot & kPoolSlotBit) ? EntryContains(SlotEntry(slot, pool), offset) : slot == offset;
+  return (slot & kPoolSlotBit) ? EntryContains(SlotEntry(slot, pool), offset)
+                               : EmbeddedContains(slot, offset);
 }
 inline void AppendSlotOffsets(uint16_t slot, const uint32_t* pool, std::vector<uint16_t>* out) {
   if (slot & kPoolSlotBit) {
     AppendEntryOffsets(SlotEntry(slot, pool), out);
   } else {
-    out->push_back(slot);
+    AppendEmbeddedOffsets(slot, out);
   }
 }
 
@@ -122,9 +123,9 @@ inline void ReserveOneMore(std::vector<T>* v, size_t extra = 1) {
 Leaf* NewLeaf(uint8_t depth);
 // Copies the live pool entries into a fresh pool and renumbers the slots.
 void CompactPool(Leaf* leaf);
-// The slot for a value: the offset itself, or a pool entry appended to the leaf.
+// The slot for a value: `embedded` when it is not 0, else `entry` appended to the leaf's pool.
 // REQUIRES: the leaf's pool has room for the entry.
-uint16_t AppendValue(Leaf* leaf, const std::vector<uint32_t>& entry, const uint16_t* offsets);
+uint16_t AppendValue(Leaf* leaf, const std::vector<uint32_t>& entry, uint16_t embedded);
 struct PackedLeaf;
 // A packed leaf made mutable again (the packed one is freed).
 Leaf* Thaw(PackedLeaf* packed);

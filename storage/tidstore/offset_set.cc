@@ -34,8 +34,35 @@ uint16_t U16At(const uint8_t* p, size_t i) {
 
 }  // namespace
 
+uint16_t EmbeddedSlot(const uint16_t* offsets, size_t n) {
+  if (n == 1) return offsets[0];
+  // Strictly ascending from 1, so ending at n means every offset 1..n.
+  if (offsets[0] == 1 && offsets[n - 1] == n) return static_cast<uint16_t>(kPrefixRunSlot + n);
+  return 0;
+}
+
+bool IsValidEmbedded(uint16_t slot) {
+  return (slot >= 1 && slot <= kMaxOffsetNumber) ||
+         (slot >= kPrefixRunSlot + 2 && slot <= kPrefixRunSlot + kMaxOffsetNumber);
+}
+
+size_t EmbeddedCount(uint16_t slot) { return slot > kPrefixRunSlot ? slot - kPrefixRunSlot : 1; }
+
+bool EmbeddedContains(uint16_t slot, uint16_t offset) {
+  return slot > kPrefixRunSlot ? offset >= 1 && offset <= slot - kPrefixRunSlot : offset == slot;
+}
+
+void AppendEmbeddedOffsets(uint16_t slot, std::vector<uint16_t>* out) {
+  if (slot <= kPrefixRunSlot) {
+    out->push_back(slot);
+    return;
+  }
+  for (uint16_t o = 1; o <= slot - kPrefixRunSlot; ++o) out->push_back(o);
+}
+
 OffsetEncoding ChooseEncoding(const uint16_t* offsets, size_t n) {
   if (n == 1) return OffsetEncoding::kEmbedded;
+  if (EmbeddedSlot(offsets, n) != 0) return OffsetEncoding::kPrefixRun;
   if (n == 2) return OffsetEncoding::kPair;
   const size_t list = ListBytes(n), bitmap = BitmapBytes(offsets, n),
                runs = 4 * RunCount(offsets, n);

@@ -1,9 +1,11 @@
 // The set of offsets on one heap block, as the TID store keeps it (offsets 1..MaxOffsetNumber,
-// strictly ascending). A set of one offset is embedded in the leaf's 16-bit value slot; larger sets
-// are pool entries in whichever encoding is smallest for that set:
+// strictly ascending). A set of one offset, or of every offset 1..n (a page whose tuples all died),
+// is embedded in the leaf's 16-bit value slot; other sets are pool entries in whichever encoding is
+// smallest for that set:
 //
 //   slot   := 0                          no value
-//           | 0b0 offset:15              one offset, embedded (1..2048)
+//           | 1..2048                    one offset, embedded
+//           | 0x1000 + n (2 <= n <= 2048) offsets 1..n, embedded
 //           | 0b1 unit:15                a pool entry starting at 4-byte unit `unit` of the leaf
 //   entry  := pair | header:u16 payload, padded to a multiple of 4 bytes
 //   pair   := 0b00 first:14 second:u16   two offsets in one unit (kind 0)
@@ -24,14 +26,32 @@ namespace pgstore::tidstore {
 
 inline constexpr uint16_t kMaxOffsetNumber = 2048;  // BLCKSZ / sizeof(ItemIdData)
 inline constexpr uint16_t kPoolSlotBit = 0x8000;
+inline constexpr uint16_t kPrefixRunSlot = 0x1000;
 
-enum class OffsetEncoding : uint8_t { kPair = 0, kList = 1, kBitmap = 2, kRuns = 3, kEmbedded };
+enum class OffsetEncoding : uint8_t {
+  kPair = 0,
+  kList = 1,
+  kBitmap = 2,
+  kRuns = 3,
+  kEmbedded,   // one offset in the slot
+  kPrefixRun,  // offsets 1..n in the slot
+};
+
+// The embedded slot of `offsets`, or 0 when they need a pool entry. REQUIRES: non-empty, valid.
+uint16_t EmbeddedSlot(const uint16_t* offsets, size_t n);
+// Whether `slot` (without kPoolSlotBit) is one of the embedded values above.
+bool IsValidEmbedded(uint16_t slot);
+// An embedded value's offsets. REQUIRES: IsValidEmbedded(slot).
+size_t EmbeddedCount(uint16_t slot);
+bool EmbeddedContains(uint16_t slot, uint16_t offset);
+void AppendEmbeddedOffsets(uint16_t slot, std::vector<uint16_t>* out);
 
 // The encoding EncodeOffsets picks for `offsets`. REQUIRES: non-empty, valid.
 OffsetEncoding ChooseEncoding(const uint16_t* offsets, size_t n);
 
-// The pool entry of `offsets` (n >= 2; a pair when n == 2) as 4-byte units, ready to append to a
-// leaf's pool. REQUIRES: n >= 2, offsets strictly ascending within 1..kMaxOffsetNumber.
+// The pool entry of `offsets` (a pair when n == 2) as 4-byte units, ready to append to a leaf's
+// pool. REQUIRES: offsets strictly ascending within 1..kMaxOffsetNumber, not embeddable
+// (EmbeddedSlot 0).
 std::vector<uint32_t> EncodePoolEntry(const uint16_t* offsets, size_t n);
 
 // Size in 4-byte units of the entry starting at entry[0].

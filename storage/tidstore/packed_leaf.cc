@@ -9,27 +9,99 @@
 namespace pgstore::tidstore::internal {
 namespace {
 
-constexpr uint32_t kOffsetBits = 21;
-constexpr uint32_t kMaxStreamBits = 1u << kOffsetBits;
+constexpr unsigned kOffsetBits = 24;
+constexpr uint64_t kMaxStreamBits = uint64_t{1} << kOffsetBits;
+constexpr uint32_t kMaxStep = (1u << 28) - 1;
 constexpr size_t kStreamPadding = 7;
 
 unsigned BitWidth(uint32_t v) { return v == 0 ? 0 : 32 - __builtin_clz(v); }
 
-struct GroupLayout {
-  uint32_t bit_offset;
-  unsigned key_bits;
-  unsigned slot_bits;
-};
-
-GroupLayout UnpackLayout(uint32_t layout) {
-  return {layout & (kMaxStreamBits - 1), (layout >> kOffsetBits) & 63, layout >> 27};
-}
-
+// The bits at `pos` (bits <= 32). Reads 8 bytes from pos / 8: the stream's padding covers them.
 uint32_t ReadBits(const uint8_t* stream, uint64_t pos, unsigned bits) {
-  if (bits == 0) return 0;
   const uint64_t word = LoadLE64(stream + (pos >> 3));
   return static_cast<uint32_t>((word >> (pos & 7)) & ((uint64_t{1} << bits) - 1));
 }
+
+struct GroupLayout {
+  uint32_t bit_offset = 0;
+  unsigned extra_bits = 0;
+  unsigned slot_bits = 0;
+  bool tagged = false;
+  uint32_t step = 1;
+
+  uint64_t Encode() const {
+    return uint64_t{bit_offset} | uint64_t{extra_bits} << 24 | uint64_t{slot_bits} << 30 |
+           uint64_t{tagged} << 35 | uint64_t{step} << 36;
+  }
+  static GroupLayout Decode(uint64_t v) {
+    GroupLayout l;
+    l.bit_offset = static_cast<uint32_t>(v & (kMaxStreamBits - 1));
+    l.extra_bits = (v >> 24) & 63;
+    l.slot_bits = (v >> 30) & 31;
+    l.tagged = (v >> 35) & 1;
+    l.step = static_cast<uint32_t>(v >> 36);
+    return l;
+  }
+  uint64_t stride() const { return extra_bits + slot_bits; }
+};
+
+// A slot as the stream stores it: the slot itself in a group without pool entries; otherwise
+// offset << 1 for an embedded value, unit << 1 | 1 for a pool entry, so that small values and
+// small pools take few bits.
+uint32_t SlotCode(uint16_t slot, bool tagged) {
+  if (!tagged) return slot;
+  return (slot & kPoolSlotBit) ? (uint32_t{slot} & ~uint32_t{kPoolSlotBit}) << 1 | 1
+                               : uint32_t{slot} << 1;
+}
+uint16_t CodeSlot(uint32_t code, bool tagged) {
+  if (!tagged) return static_cast<uint16_t>(code);
+  return static_cast<uint16_t>((code & 1) ? kPoolSlotBit | code >> 1 : code >> 1);
+}
+
+// One group of a packed leaf: its entries' keys and slots, each read on its own.
+class Group {
+ public:
+  Group(const uint8_t* stream, uint32_t first, uint64_t layout, size_t entries)
+      : s_(stream), first_(first), l_(GroupLayout::Decode(layout)), entries_(entries) {}
+  size_t entries() const { return entries_; }
+  const GroupLayout& layout() const { return l_; }
+  uint64_t Extra(size_t i) const {
+    return ReadBits(s_, l_.bit_offset + i * l_.stride(), l_.extra_bits);
+  }
+  // 64-bit, so that a corrupt layout shows as a key too large rather than wrapping.
+  uint64_t Key(size_t i) const { return first_ + uint64_t{l_.step} * i + Extra(i); }
+  uint16_t Slot(size_t i) const {
+    return CodeSlot(ReadBits(s_, l_.bit_offset + i * l_.stride() + l_.extra_bits, l_.slot_bits),
+                    l_.tagged);
+  }
+  // The entry whose key is `key` (>= the first key), or false.
+  bool IndexOf(uint32_t key, size_t* index) const {
+    const uint32_t d = key - first_;
+    if (l_.extra_bits == 0) {  // keys exactly step apart
+      const uint32_t i = l_.step == 1 ? d : d / l_.step;
+      *index = i;
+      return i < entries_ && (l_.step == 1 || i * l_.step == d);
+    }
+    size_t lo = 0, n = entries_;  // the first entry whose key is >= key
+    while (n > 0) {
+      const size_t half = n / 2;
+      if (Key(lo + half) < key) {
+        lo += half + 1;
+        n -= half + 1;
+      } else {
+        n = half;
+      }
+    }
+    *index = lo;
+    return lo < entries_ && Key(lo) == key;
+  }
+
+ private:
+  const uint8_t* s_;
+  uint32_t first_;
+  GroupLayout l_;
+  size_t entries_;
+};
 
 class BitWriter {
  public:
@@ -53,16 +125,6 @@ class BitWriter {
   unsigned pending_ = 0;
   uint64_t total_ = 0;
 };
-
-// A slot as the stream stores it: offset << 1 for an embedded offset, unit << 1 | 1 for a pool
-// entry, so that small offsets and small pools take few bits.
-uint32_t SlotCode(uint16_t slot) {
-  return (slot & kPoolSlotBit) ? (uint32_t{slot} & ~uint32_t{kPoolSlotBit}) << 1 | 1
-                               : uint32_t{slot} << 1;
-}
-uint16_t CodeSlot(uint32_t code) {
-  return static_cast<uint16_t>((code & 1) ? kPoolSlotBit | code >> 1 : code >> 1);
-}
 
 size_t GroupEnd(size_t group, size_t size) {
   return std::min(size, (group + 1) * kPackedGroupSize);
@@ -88,28 +150,39 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
     pool.insert(pool.end(), e, e + EntryUnits(e));
   }
   const size_t num_groups = (n + kPackedGroupSize - 1) / kPackedGroupSize;
-  std::vector<uint32_t> groups;
-  groups.reserve(2 * num_groups);
+  std::vector<uint32_t> firsts;
+  std::vector<uint8_t> layouts;
+  firsts.reserve(num_groups);
+  layouts.reserve(8 * num_groups);
   BitWriter writer;
   for (size_t g = 0; g < num_groups; ++g) {
     const size_t first = g * kPackedGroupSize, end = GroupEnd(g, n);
-    unsigned key_bits = 0, slot_bits = 0;
-    for (size_t i = first; i < end; ++i) {
-      if (i > first) key_bits = std::max(key_bits, BitWidth(keys[i] - keys[i - 1] - 1));
-      slot_bits = std::max(slot_bits, BitWidth(SlotCode(slots[i])));
-    }
     if (writer.bits() >= kMaxStreamBits) return nullptr;
-    groups.push_back(keys[first]);
-    groups.push_back(static_cast<uint32_t>(writer.bits()) | key_bits << kOffsetBits |
-                     slot_bits << 27);
-    writer.Put(SlotCode(slots[first]), slot_bits);
-    for (size_t i = first + 1; i < end; ++i) {
-      writer.Put(keys[i] - keys[i - 1] - 1, key_bits);
-      writer.Put(SlotCode(slots[i]), slot_bits);
+    GroupLayout layout;
+    layout.bit_offset = static_cast<uint32_t>(writer.bits());
+    layout.step = kMaxStep;
+    for (size_t i = first + 1; i < end; ++i)
+      layout.step = std::min(layout.step, keys[i] - keys[i - 1]);
+    if (end - first == 1) layout.step = 1;
+    for (size_t i = first; i < end; ++i) layout.tagged |= (slots[i] & kPoolSlotBit) != 0;
+    // Extras never decrease (each gap is at least the step): the last is the widest.
+    const auto extra = [&](size_t i) {
+      return keys[i] - keys[first] - static_cast<uint32_t>(i - first) * layout.step;
+    };
+    layout.extra_bits = BitWidth(extra(end - 1));
+    for (size_t i = first; i < end; ++i) {
+      layout.slot_bits = std::max(layout.slot_bits, BitWidth(SlotCode(slots[i], layout.tagged)));
+    }
+    firsts.push_back(keys[first]);
+    PutLE64(&layouts, layout.Encode());
+    for (size_t i = first; i < end; ++i) {
+      writer.Put(extra(i), layout.extra_bits);
+      writer.Put(SlotCode(slots[i], layout.tagged), layout.slot_bits);
     }
   }
   const std::vector<uint8_t> stream = writer.Finish();
-  const size_t bytes = sizeof(PackedLeaf) + pool.size() * 4 + groups.size() * 4 + stream.size();
+  const size_t bytes =
+      sizeof(PackedLeaf) + pool.size() * 4 + firsts.size() * 4 + layouts.size() + stream.size();
   const size_t leaf_bytes = sizeof(Leaf) + n * leaf.width() + n * 2 + leaf.LiveUnits() * 4;
   if (bytes >= leaf_bytes) return nullptr;
 
@@ -124,68 +197,52 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
   uint8_t* out = reinterpret_cast<uint8_t*>(p + 1);
   // (An empty vector's data() may be null, which memcpy must not be given.)
   if (!pool.empty()) std::memcpy(out, pool.data(), pool.size() * 4);
-  std::memcpy(out + pool.size() * 4, groups.data(), groups.size() * 4);
-  std::memcpy(out + (pool.size() + groups.size()) * 4, stream.data(), stream.size());
+  out += pool.size() * 4;
+  std::memcpy(out, firsts.data(), firsts.size() * 4);
+  out += firsts.size() * 4;
+  std::memcpy(out, layouts.data(), layouts.size());
+  std::memcpy(out + layouts.size(), stream.data(), stream.size());
   return p;
 }
 
 void PackedLeaf::Free(PackedLeaf* p) { ::operator delete(p); }
 
 size_t PackedLeaf::Bytes() const {
-  return sizeof(PackedLeaf) + pool_units * size_t{4} + num_groups * size_t{8} + stream_bytes;
+  return sizeof(PackedLeaf) + pool_units * size_t{4} + num_groups * size_t{12} + stream_bytes;
 }
 
 bool PackedLeaf::Find(uint32_t suffix, uint16_t* slot) const {
-  const uint32_t* g = groups();
-  // The last group whose first key is <= suffix.
-  size_t lo = 0, hi = num_groups;
-  while (lo < hi) {
-    const size_t mid = (lo + hi) / 2;
-    if (g[2 * mid] <= suffix) {
-      lo = mid + 1;
+  const uint32_t* f = firsts();
+  // The number of groups whose first key is <= suffix (branch-light binary search).
+  size_t lo = 0, n = num_groups;
+  while (n > 0) {
+    const size_t half = n / 2;
+    if (f[lo + half] <= suffix) {
+      lo += half + 1;
+      n -= half + 1;
     } else {
-      hi = mid;
+      n = half;
     }
   }
   if (lo == 0) return false;
-  const size_t group = lo - 1;
-  const GroupLayout layout = UnpackLayout(g[2 * group + 1]);
-  const uint8_t* s = stream();
-  // Entries after the first are (key delta, slot) of one fixed width: walk the key deltas only,
-  // then read the one slot wanted.
-  const uint64_t stride = layout.key_bits + layout.slot_bits;
-  const uint64_t key_mask = (uint64_t{1} << layout.key_bits) - 1;
-  const size_t entries = GroupEnd(group, size) - group * kPackedGroupSize;
-  uint64_t key = g[2 * group];
-  uint64_t key_pos = layout.bit_offset + layout.slot_bits;  // the second entry's key delta
-  size_t i = 0;
-  for (; key < suffix && i + 1 < entries; ++i, key_pos += stride) {
-    key += ((LoadLE64(s + (key_pos >> 3)) >> (key_pos & 7)) & key_mask) + 1;
-  }
-  if (key != suffix) return false;
-  const uint64_t slot_pos = i == 0 ? layout.bit_offset : key_pos - stride + layout.key_bits;
-  *slot = CodeSlot(ReadBits(s, slot_pos, layout.slot_bits));
+  const size_t g = lo - 1;
+  const Group group(stream(), f[g], LoadLE64(layouts() + 8 * g),
+                    GroupEnd(g, size) - g * kPackedGroupSize);
+  size_t i;
+  if (!group.IndexOf(suffix, &i)) return false;
+  *slot = group.Slot(i);
   return true;
 }
 
 void PackedLeaf::Decode(std::vector<uint32_t>* keys, std::vector<uint16_t>* slots) const {
   keys->clear();
   slots->clear();
-  const uint32_t* g = groups();
-  const uint8_t* s = stream();
-  for (size_t group = 0; group < num_groups; ++group) {
-    const GroupLayout layout = UnpackLayout(g[2 * group + 1]);
-    uint64_t pos = layout.bit_offset;
-    uint32_t key = g[2 * group];
-    const size_t entries = GroupEnd(group, size) - group * kPackedGroupSize;
-    for (size_t i = 0; i < entries; ++i) {
-      if (i > 0) {
-        key += ReadBits(s, pos, layout.key_bits) + 1;
-        pos += layout.key_bits;
-      }
-      keys->push_back(key);
-      slots->push_back(CodeSlot(ReadBits(s, pos, layout.slot_bits)));
-      pos += layout.slot_bits;
+  for (size_t g = 0; g < num_groups; ++g) {
+    const Group group(stream(), firsts()[g], LoadLE64(layouts() + 8 * g),
+                      GroupEnd(g, size) - g * kPackedGroupSize);
+    for (size_t i = 0; i < group.entries(); ++i) {
+      keys->push_back(static_cast<uint32_t>(group.Key(i)));
+      slots->push_back(group.Slot(i));
     }
   }
 }
@@ -195,36 +252,30 @@ Status PackedLeaf::ValidateLayout() const {
   if (num_groups != (size + kPackedGroupSize - 1) / kPackedGroupSize) {
     return Status::Corruption("packed leaf group count");
   }
-  const uint64_t key_limit = uint64_t{1} << (8 * (4 - depth));
-  const uint32_t* g = groups();
   uint64_t bits = 0;
-  for (size_t group = 0; group < num_groups; ++group) {
-    const GroupLayout layout = UnpackLayout(g[2 * group + 1]);
+  for (size_t g = 0; g < num_groups; ++g) {
+    const GroupLayout layout = GroupLayout::Decode(LoadLE64(layouts() + 8 * g));
     if (layout.bit_offset != bits) return Status::Corruption("packed group bit offset");
-    if (layout.key_bits > 32 || layout.slot_bits > 16) {
+    if (layout.extra_bits > 32 || layout.slot_bits > 16 || layout.step == 0) {
       return Status::Corruption("packed group widths");
     }
-    const size_t entries = GroupEnd(group, size) - group * kPackedGroupSize;
-    bits += layout.slot_bits + (entries - 1) * (layout.key_bits + layout.slot_bits);
+    bits += (GroupEnd(g, size) - g * kPackedGroupSize) * layout.stride();
   }
   if ((bits + 7) / 8 + kStreamPadding != stream_bytes) {
     return Status::Corruption("packed stream size");
   }
-  // Exact key checks on the decoded keys (64-bit sums, so an overflow shows as a key too large).
-  const uint8_t* s = stream();
+  // Exact key checks on the decoded keys (64-bit, so an overflow shows as a key too large).
+  const uint64_t key_limit = uint64_t{1} << (8 * (4 - depth));
   uint64_t previous = 0;
-  for (size_t group = 0; group < num_groups; ++group) {
-    const GroupLayout layout = UnpackLayout(g[2 * group + 1]);
-    uint64_t pos = layout.bit_offset + layout.slot_bits;
-    uint64_t key = g[2 * group];
-    if (group > 0 && key <= previous) return Status::Corruption("leaf keys not ascending");
-    const size_t entries = GroupEnd(group, size) - group * kPackedGroupSize;
-    for (size_t i = 1; i < entries; ++i) {
-      key += ReadBits(s, pos, layout.key_bits) + uint64_t{1};
-      pos += layout.key_bits + layout.slot_bits;
+  for (size_t g = 0; g < num_groups; ++g) {
+    const Group group(stream(), firsts()[g], LoadLE64(layouts() + 8 * g),
+                      GroupEnd(g, size) - g * kPackedGroupSize);
+    for (size_t i = 0; i < group.entries(); ++i) {
+      const uint64_t key = group.Key(i);
+      if ((g > 0 || i > 0) && key <= previous) return Status::Corruption("leaf keys not ascending");
+      if (key >= key_limit) return Status::Corruption("packed key beyond the leaf's width");
+      previous = key;
     }
-    if (key >= key_limit) return Status::Corruption("packed key beyond the leaf's width");
-    previous = key;
   }
   return Status::Ok();
 }

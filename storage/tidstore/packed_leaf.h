@@ -1,23 +1,27 @@
-// A frozen TID-store leaf in one allocation with delta-coded keys: what ShrinkToFit makes of a wide
-// leaf (depth 0 to 2: 2- to 4-byte suffixes) when that is smaller. A sparse store is such leaves:
-// a width-4 Leaf costs 6 bytes a block plus three vectors, as much as PostgreSQL's 6-byte array;
-// packed, a block costs its key delta's bits, its slot's bits and 0.5 byte of group header.
+// A frozen TID-store leaf in one allocation with bit-packed keys and slots: what ShrinkToFit makes
+// of a wide leaf (depth 0 to 2: 2- to 4-byte suffixes) when that is smaller. A sparse store is
+// such leaves: a width-4 Leaf costs 6 bytes a block plus three vectors, as much as PostgreSQL's
+// 6-byte array; packed, a block costs its key's extra bits, its slot's bits and 1.5 bits of group
+// header.
 //
 // Layout (one allocation of Bytes(), 4-aligned):
 //   header  PackedLeaf (Node; size, pool_units, num_groups, stream_bytes: u32)
 //   pool    u32[pool_units]              offset_set.h entries, compact (no dead space)
-//   groups  (first_key u32, layout u32)[num_groups]
-//           layout = bit_offset:21 | key_bits:6 << 21 | slot_bits:5 << 27
+//   firsts  u32[num_groups]              each group's first key: the group search reads only these
+//   layouts u64[num_groups]              bit_offset:24 | extra_bits:6 | slot_bits:5 | tagged:1 |
+//                                        step:28, from the least significant bit
 //   stream  u8[stream_bytes]             LSB-first bit stream
-// Entries come in groups of kPackedGroupSize (the last may be shorter). A group's first key is in
-// its header; in the stream, at bit_offset, come the first entry's slot code (slot_bits), then for
-// each further entry (key - previous key - 1) in key_bits and its slot code in slot_bits. A slot
-// code is offset << 1 for an embedded offset and unit << 1 | 1 for a pool entry. key_bits and
-// slot_bits are the group's widest values (0 bits when every value is 0). The stream ends with 7
-// zero bytes, so that any value is read with one unaligned 8-byte load.
-// Invariants: keys strictly ascending and below 2^(8 * width); every group but the last full;
-// bit offsets exactly the sums of the groups' widths; slots valid for the pool, as in a Leaf.
-// A packed leaf is read-only: the store unpacks it into a Leaf before changing it.
+// Entries come in groups of kPackedGroupSize (the last may be shorter). Entry i of a group (from
+// 0) is at bit_offset + i * (extra_bits + slot_bits): its extra (extra_bits), then its slot code
+// (slot_bits). Its key is first + i * step + extra, step being the group's smallest key gap (at
+// most 2^28 - 1), so keys a constant gap apart take no key bits at all and any entry's key is
+// read without decoding the others. A slot code is the slot itself when the group has no pool
+// entry (tagged 0); otherwise offset << 1 for an embedded value and unit << 1 | 1 for a pool entry.
+// extra_bits and slot_bits are the group's widest values (0 bits when every value is 0). The
+// stream ends with 7 zero bytes, so that any value is read with one unaligned 8-byte load.
+// Invariants: keys strictly ascending and below 2^(8 * width); every group but the last full; bit
+// offsets exactly the sums of the groups' widths; slots valid for the pool, as in a Leaf. A packed
+// leaf is read-only: the store unpacks it into a Leaf before changing it.
 #ifndef PGSTORE_STORAGE_TIDSTORE_PACKED_LEAF_H_
 #define PGSTORE_STORAGE_TIDSTORE_PACKED_LEAF_H_
 
@@ -30,7 +34,7 @@
 
 namespace pgstore::tidstore::internal {
 
-inline constexpr size_t kPackedGroupSize = 16;
+inline constexpr size_t kPackedGroupSize = 64;
 
 struct PackedLeaf : Node {
   uint32_t size;
@@ -39,7 +43,7 @@ struct PackedLeaf : Node {
   uint32_t stream_bytes;
 
   // A packed copy of `leaf`, or nullptr when it would not be smaller or its stream would not fit
-  // the 21-bit offsets. The leaf is not changed.
+  // the 24-bit offsets. The leaf is not changed.
   static PackedLeaf* Pack(const Leaf& leaf);
   static void Free(PackedLeaf* p);
   // A mutable copy (the caller frees this).
@@ -56,10 +60,9 @@ struct PackedLeaf : Node {
   Status ValidateLayout() const;
 
  private:
-  const uint32_t* groups() const { return pool() + pool_units; }
-  const uint8_t* stream() const {
-    return reinterpret_cast<const uint8_t*>(groups() + 2 * num_groups);
-  }
+  const uint32_t* firsts() const { return pool() + pool_units; }
+  const uint8_t* layouts() const { return reinterpret_cast<const uint8_t*>(firsts() + num_groups); }
+  const uint8_t* stream() const { return layouts() + 8 * size_t{num_groups}; }
 };
 
 }  // namespace pgstore::tidstore::internal

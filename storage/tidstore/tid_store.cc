@@ -105,8 +105,9 @@ TidStore& TidStore::operator=(TidStore&& other) noexcept {
 
 Status TidStore::SetBlockOffsets(uint32_t block, const uint16_t* offsets, size_t n) {
   PGSTORE_RETURN_IF_ERROR(CheckOffsets(offsets, n));
+  const uint16_t embedded = EmbeddedSlot(offsets, n);
   const std::vector<uint32_t> entry =
-      n >= 2 ? EncodePoolEntry(offsets, n) : std::vector<uint32_t>();
+      embedded == 0 ? EncodePoolEntry(offsets, n) : std::vector<uint32_t>();
   Node** slot = &root_;
   uint8_t depth = 0;
   for (;;) {
@@ -153,7 +154,7 @@ Status TidStore::SetBlockOffsets(uint32_t block, const uint16_t* offsets, size_t
     if (leaf->pool.size() + entry.size() > kMaxPoolUnits || leaf->dead_units > leaf->LiveUnits()) {
       CompactPool(leaf);
     }
-    const uint16_t value = AppendValue(leaf, entry, offsets);
+    const uint16_t value = AppendValue(leaf, entry, embedded);
     if (present) {
       leaf->slots[pos] = value;
     } else {

@@ -11,13 +11,13 @@
 // < 3 bursts into a Node over leaves one level deeper, so sparse keys share one compact leaf (3 to
 // 6 bytes a block) and dense ranges end in depth-3 leaves of up to 256 blocks. The root may be a
 // leaf: a small store is one sorted array.
-// Values (offset_set.h): a single offset is embedded in the 16-bit slot; larger sets are entries of
-// the leaf's pool (a list, a bitmap, or runs, whichever is smallest). Replaced and removed entries
-// are dead pool space, compacted when it exceeds the live space or the 15-bit unit index runs out.
-// ShrinkToFit (and so BuildFromSorted and Union) freezes each leaf at depth 0 to 2 into a packed
-// leaf (packed_leaf.h: one allocation, delta-coded keys, bit-packed slots) when that is smaller;
-// that is what keeps a maximally sparse store under the array's 6 bytes a TID. A change to a
-// packed leaf unpacks it first.
+// Values (offset_set.h): a single offset, or every offset 1..n, is embedded in the 16-bit slot;
+// other sets are entries of the leaf's pool (a list, a bitmap, or runs, whichever is smallest).
+// Replaced and removed entries are dead pool space, compacted when it exceeds the live space or the
+// 15-bit unit index runs out. ShrinkToFit (and so BuildFromSorted and Union) freezes each leaf at
+// depth 0 to 2 into a packed leaf (packed_leaf.h: one allocation, delta-coded keys, bit-packed
+// slots) when that is smaller; that is what keeps a maximally sparse store under the array's 6
+// bytes a TID. A change to a packed leaf unpacks it first.
 //
 // memory_usage() is the sum of the bytes the store has allocated: every node's and leaf's size and
 // the capacity of each leaf's arrays (the allocator's own per-allocation overhead excluded).

@@ -33,8 +33,8 @@ Status ValidateNode(const Node* n, uint8_t depth, size_t* blocks, size_t* tids) 
         return Status::Corruption("leaf keys not ascending");
       const uint16_t slot = l->slots[i];
       if (!(slot & kPoolSlotBit)) {
-        if (slot == 0 || slot > kMaxOffsetNumber) return Status::Corruption("bad embedded offset");
-        *tids += 1;
+        if (!IsValidEmbedded(slot)) return Status::Corruption("bad embedded value");
+        *tids += EmbeddedCount(slot);
         continue;
       }
       const size_t unit = slot & ~kPoolSlotBit;
