@@ -42,33 +42,6 @@ size_t NodeBytes(const Node* n) {
   }
 }
 
-Node** ChildSlot(Node* n, uint8_t chunk) {
-  switch (n->kind) {
-    case kNode4: {
-      Node4* s = static_cast<Node4*>(n);
-      for (int i = 0; i < s->count; ++i) {
-        if (s->chunks[i] == chunk) return &s->children[i];
-      }
-      return nullptr;
-    }
-    case kNode16: {
-      Node16* s = static_cast<Node16*>(n);
-      for (int i = 0; i < s->count; ++i) {
-        if (s->chunks[i] == chunk) return &s->children[i];
-      }
-      return nullptr;
-    }
-    case kNode48: {
-      Node48* s = static_cast<Node48*>(n);
-      return s->index[chunk] == kEmpty48 ? nullptr : &s->children[s->index[chunk]];
-    }
-    default: {
-      Node256* s = static_cast<Node256*>(n);
-      return s->children[chunk] ? &s->children[chunk] : nullptr;
-    }
-  }
-}
-
 Node* AddChild(Node* n, uint8_t chunk, Node* child) {
   switch (n->kind) {
     case kNode4: {

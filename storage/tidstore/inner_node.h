@@ -9,8 +9,10 @@
 #ifndef PGSTORE_STORAGE_TIDSTORE_INNER_NODE_H_
 #define PGSTORE_STORAGE_TIDSTORE_INNER_NODE_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "storage/tidstore/leaf.h"
 
@@ -40,8 +42,52 @@ struct Node256 : Node {
 
 // Bytes allocated for a node of any kind (leaves included: their arrays' capacity).
 size_t NodeBytes(const Node* n);
+// The index of the first zero byte of `v`, or 8 when none is (the classic has-zero-byte test:
+// the borrow can mark bytes above a zero byte, never below one, so the lowest mark is exact).
+inline unsigned FirstZeroByte(uint64_t v) {
+  const uint64_t marks = (v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull;
+  return marks ? __builtin_ctzll(marks) / 8 : 8;
+}
+
+// The child of a Node4 or Node16 for `chunk`: its chunks compared eight at a time, without a
+// branch per chunk (lookups come in no order a predictor could learn). Chunks are distinct, and
+// those at or past count are ignored.
+template <int N>
+inline Node** SortedChildSlot(NodeSorted<N>* s, uint8_t chunk) {
+  static_assert(N == 4 || N == 16);
+  const uint64_t broadcast = 0x0101010101010101ull * chunk;
+  unsigned index;
+  if constexpr (N == 4) {
+    uint32_t w;
+    std::memcpy(&w, s->chunks, 4);
+    index = std::min(FirstZeroByte((uint64_t{w} ^ broadcast) | 0xFFFFFFFF00000000ull), 4u);
+  } else {
+    uint64_t lo, hi;
+    std::memcpy(&lo, s->chunks, 8);
+    std::memcpy(&hi, s->chunks + 8, 8);
+    const unsigned in_lo = FirstZeroByte(lo ^ broadcast), in_hi = FirstZeroByte(hi ^ broadcast);
+    index = in_lo < 8 ? in_lo : 8 + in_hi;
+  }
+  return index < s->count ? &s->children[index] : nullptr;
+}
+
 // The child pointer slot for `chunk`, or nullptr.
-Node** ChildSlot(Node* n, uint8_t chunk);
+inline Node** ChildSlot(Node* n, uint8_t chunk) {
+  switch (n->kind) {
+    case kNode4:
+      return SortedChildSlot(static_cast<Node4*>(n), chunk);
+    case kNode16:
+      return SortedChildSlot(static_cast<Node16*>(n), chunk);
+    case kNode48: {
+      Node48* s = static_cast<Node48*>(n);
+      return s->index[chunk] == kEmpty48 ? nullptr : &s->children[s->index[chunk]];
+    }
+    default: {
+      Node256* s = static_cast<Node256*>(n);
+      return s->children[chunk] ? &s->children[chunk] : nullptr;
+    }
+  }
+}
 inline Node* FindChild(const Node* n, uint8_t chunk) {
   Node** slot = ChildSlot(const_cast<Node*>(n), chunk);
   return slot ? *slot : nullptr;

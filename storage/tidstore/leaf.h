@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "storage/tidstore/offset_set.h"
+#include "storage/tidstore/partition_point.h"
 #include "storage/tidstore/tid_store.h"
 
 namespace pgstore::tidstore {
@@ -97,17 +98,7 @@ struct Leaf : Node {
   }
   template <int W>
   size_t LowerBoundOf(uint32_t s) const {
-    size_t lo = 0, n = size();
-    while (n > 0) {  // branch-light binary search
-      const size_t half = n / 2;
-      if (KeyOf<W>(lo + half) < s) {
-        lo += half + 1;
-        n -= half + 1;
-      } else {
-        n = half;
-      }
-    }
-    return lo;
+    return PartitionPoint(size(), [this, s](size_t i) { return KeyOf<W>(i) < s; });
   }
   const uint32_t* Entry(uint16_t slot) const { return SlotEntry(slot, pool.data()); }
   size_t CountOf(uint16_t slot) const { return SlotCount(slot, pool.data()); }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "storage/tidstore/partition_point.h"
+
 namespace pgstore::tidstore {
 namespace {
 
@@ -136,30 +138,16 @@ bool EntryContains(const uint32_t* entry, uint16_t offset) {
       return (p[2 + byte - first] >> (offset & 7)) & 1;
     }
     case OffsetEncoding::kRuns: {
-      size_t lo = 0, hi = len / 4;  // the last run starting at or before offset
-      while (lo < hi) {
-        const size_t mid = (lo + hi) / 2;
-        if (U16At(p, 2 * mid) <= offset) {
-          lo = mid + 1;
-        } else {
-          hi = mid;
-        }
-      }
-      return lo > 0 && offset <= U16At(p, 2 * (lo - 1) + 1);
+      // The runs starting at or before offset; the last of them must reach it.
+      const size_t runs = internal::PartitionPoint(
+          len / 4, [p, offset](size_t r) { return U16At(p, 2 * r) <= offset; });
+      return runs > 0 && offset <= U16At(p, 2 * (runs - 1) + 1);
     }
     default: {
-      size_t lo = 0, hi = len / 2;
-      while (lo < hi) {
-        const size_t mid = (lo + hi) / 2;
-        const uint16_t v = U16At(p, mid);
-        if (v == offset) return true;
-        if (v < offset) {
-          lo = mid + 1;
-        } else {
-          hi = mid;
-        }
-      }
-      return false;
+      const size_t n = len / 2;
+      const size_t i =
+          internal::PartitionPoint(n, [p, offset](size_t k) { return U16At(p, k) < offset; });
+      return i < n && U16At(p, i) == offset;
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "storage/common/bytes.h"
+#include "storage/tidstore/partition_point.h"
 
 namespace pgstore::tidstore::internal {
 namespace {
@@ -82,16 +83,7 @@ class Group {
       *index = i;
       return i < entries_ && (l_.step == 1 || i * l_.step == d);
     }
-    size_t lo = 0, n = entries_;  // the first entry whose key is >= key
-    while (n > 0) {
-      const size_t half = n / 2;
-      if (Key(lo + half) < key) {
-        lo += half + 1;
-        n -= half + 1;
-      } else {
-        n = half;
-      }
-    }
+    const size_t lo = PartitionPoint(entries_, [this, key](size_t i) { return Key(i) < key; });
     *index = lo;
     return lo < entries_ && Key(lo) == key;
   }
@@ -213,17 +205,8 @@ size_t PackedLeaf::Bytes() const {
 
 bool PackedLeaf::Find(uint32_t suffix, uint16_t* slot) const {
   const uint32_t* f = firsts();
-  // The number of groups whose first key is <= suffix (branch-light binary search).
-  size_t lo = 0, n = num_groups;
-  while (n > 0) {
-    const size_t half = n / 2;
-    if (f[lo + half] <= suffix) {
-      lo += half + 1;
-      n -= half + 1;
-    } else {
-      n = half;
-    }
-  }
+  // The number of groups whose first key is <= suffix.
+  const size_t lo = PartitionPoint(num_groups, [f, suffix](size_t g) { return f[g] <= suffix; });
   if (lo == 0) return false;
   const size_t g = lo - 1;
   const Group group(stream(), f[g], LoadLE64(layouts() + 8 * g),
