@@ -265,5 +265,42 @@ RC_GTEST_PROP(TidStoreProperty, DenseKeySpacesGrowAndShrinkEveryNodeSize, ()) {
   RC_ASSERT(s.MemoryUsage() == 0u);
 }
 
+// Sparse blocks a constant step apart, some of them moved by a jitter, bulk-loaded: the leaves are
+// packed (groups of 64, a group index over them). Every stored TID is found, and nothing else: the
+// blocks between, each block's neighbouring offsets, and the blocks past either end.
+RC_GTEST_PROP(TidStoreProperty, PackedLeavesFindExactlyTheirTids, ()) {
+  const uint32_t step = *rc::gen::element<uint32_t>(1, 2, 10, 1000, 65537, 16777259);
+  const uint32_t jitter = *rc::gen::element<uint32_t>(0, 0, 1, 7, 300);
+  const uint32_t base = *rc::gen::inRange<uint32_t>(0, 1000);
+  const int count = *rc::gen::inRange(1, 3000);
+  std::vector<Tid> tids;
+  TidStoreModel m;
+  for (int i = 0; i < count; ++i) {
+    const uint64_t block = base + uint64_t{step} * i * (jitter + 1) +
+                           (jitter ? *rc::gen::inRange<uint32_t>(0, jitter + 1) : 0);
+    if (block > 0xFFFFFFFFu) break;
+    const std::vector<uint16_t> offsets = *genOffsets();
+    for (uint16_t o : offsets) tids.push_back({static_cast<uint32_t>(block), o});
+    m[static_cast<uint32_t>(block)] = {offsets.begin(), offsets.end()};
+  }
+  StatusOr<TidStore> s = TidStore::BuildFromSorted(tids);
+  RC_ASSERT(s.ok());
+  const Status valid = s->Validate();
+  RC_ASSERT(valid.ok());
+  const auto probe = [&](uint32_t block, int offset) {
+    if (offset < 0 || offset > 0xFFFF) return;
+    const uint16_t o = static_cast<uint16_t>(offset);
+    RC_ASSERT(s->IsMember({block, o}) == models::ModelIsMember(m, block, o));
+  };
+  for (const auto& [block, offsets] : m) {
+    for (int o : {int{*offsets.begin()}, int{*offsets.rbegin()}}) {
+      for (int d : {-1, 0, 1}) probe(block, o + d);
+    }
+    for (uint32_t b : {block - 1, block + 1, block + step / 2}) probe(b, *offsets.begin());
+  }
+  probe(base - 1, 1);
+  probe(UINT32_MAX, 1);
+}
+
 }  // namespace
 }  // namespace pgstore::tidstore

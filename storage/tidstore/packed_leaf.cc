@@ -14,6 +14,7 @@ constexpr unsigned kOffsetBits = 24;
 constexpr uint64_t kMaxStreamBits = uint64_t{1} << kOffsetBits;
 constexpr uint32_t kMaxStep = (1u << 28) - 1;
 constexpr size_t kStreamPadding = 7;
+constexpr size_t kGroupsPerBucket = 2;
 
 unsigned BitWidth(uint32_t v) { return v == 0 ? 0 : 32 - __builtin_clz(v); }
 
@@ -118,6 +119,28 @@ class BitWriter {
   uint64_t total_ = 0;
 };
 
+// The group index: how many buckets, the shift that maps a key's distance from the first key to
+// its bucket, and per bucket b the number of groups whose first key lies below bucket b's start
+// (the last bucket reaching to the end of the key space: its entry b + 1 is every group).
+struct GroupIndex {
+  uint32_t shift = 0;
+  std::vector<uint32_t> starts;
+};
+GroupIndex MakeGroupIndex(const std::vector<uint32_t>& firsts) {
+  GroupIndex index;
+  const size_t buckets = std::max<size_t>(1, firsts.size() / kGroupsPerBucket);
+  const uint64_t span = firsts.back() - firsts.front();
+  while ((span >> index.shift) >= buckets) ++index.shift;
+  index.starts.assign(buckets + 1, 0);
+  for (size_t b = 0; b < buckets; ++b) {
+    const uint64_t start = firsts.front() + (uint64_t{b} << index.shift);
+    index.starts[b] = static_cast<uint32_t>(std::lower_bound(firsts.begin(), firsts.end(), start) -
+                                            firsts.begin());
+  }
+  index.starts[buckets] = static_cast<uint32_t>(firsts.size());
+  return index;
+}
+
 size_t GroupEnd(size_t group, size_t size) {
   return std::min(size, (group + 1) * kPackedGroupSize);
 }
@@ -173,8 +196,9 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
     }
   }
   const std::vector<uint8_t> stream = writer.Finish();
-  const size_t bytes =
-      sizeof(PackedLeaf) + pool.size() * 4 + firsts.size() * 4 + layouts.size() + stream.size();
+  const GroupIndex index = MakeGroupIndex(firsts);
+  const size_t bytes = sizeof(PackedLeaf) + pool.size() * 4 + firsts.size() * 4 +
+                       index.starts.size() * 4 + layouts.size() + stream.size();
   const size_t leaf_bytes = sizeof(Leaf) + n * leaf.width() + n * 2 + leaf.LiveUnits() * 4;
   if (bytes >= leaf_bytes) return nullptr;
 
@@ -186,12 +210,16 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
   p->pool_units = static_cast<uint32_t>(pool.size());
   p->num_groups = static_cast<uint32_t>(num_groups);
   p->stream_bytes = static_cast<uint32_t>(stream.size());
+  p->num_buckets = static_cast<uint32_t>(index.starts.size() - 1);
+  p->bucket_shift = index.shift;
   uint8_t* out = reinterpret_cast<uint8_t*>(p + 1);
   // (An empty vector's data() may be null, which memcpy must not be given.)
   if (!pool.empty()) std::memcpy(out, pool.data(), pool.size() * 4);
   out += pool.size() * 4;
   std::memcpy(out, firsts.data(), firsts.size() * 4);
   out += firsts.size() * 4;
+  std::memcpy(out, index.starts.data(), index.starts.size() * 4);
+  out += index.starts.size() * 4;
   std::memcpy(out, layouts.data(), layouts.size());
   std::memcpy(out + layouts.size(), stream.data(), stream.size());
   return p;
@@ -200,15 +228,21 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
 void PackedLeaf::Free(PackedLeaf* p) { ::operator delete(p); }
 
 size_t PackedLeaf::Bytes() const {
-  return sizeof(PackedLeaf) + pool_units * size_t{4} + num_groups * size_t{12} + stream_bytes;
+  return sizeof(PackedLeaf) + pool_units * size_t{4} + num_groups * size_t{12} +
+         (num_buckets + size_t{1}) * 4 + stream_bytes;
 }
 
 bool PackedLeaf::Find(uint32_t suffix, uint16_t* slot) const {
   const uint32_t* f = firsts();
-  // The number of groups whose first key is <= suffix.
-  const size_t lo = PartitionPoint(num_groups, [f, suffix](size_t g) { return f[g] <= suffix; });
-  if (lo == 0) return false;
-  const size_t g = lo - 1;
+  if (suffix < f[0]) return false;
+  // The number of groups whose first key is <= suffix: at least those below the suffix's bucket,
+  // at most those below the next one.
+  const uint64_t distance = suffix - f[0];  // 64-bit: bucket_shift may be 32
+  const size_t bucket = std::min<uint64_t>(distance >> bucket_shift, num_buckets - 1);
+  const size_t below = buckets()[bucket];
+  const size_t count = below + PartitionPoint(buckets()[bucket + 1] - below,
+                                              [=](size_t i) { return f[below + i] <= suffix; });
+  const size_t g = count - 1;  // count >= 1: f[0] <= suffix
   const Group group(stream(), f[g], LoadLE64(layouts() + 8 * g),
                     GroupEnd(g, size) - g * kPackedGroupSize);
   size_t i;
@@ -234,6 +268,14 @@ Status PackedLeaf::ValidateLayout() const {
   if (size == 0) return Status::Corruption("empty packed leaf");
   if (num_groups != (size + kPackedGroupSize - 1) / kPackedGroupSize) {
     return Status::Corruption("packed leaf group count");
+  }
+  // The group index exactly as Pack makes it (Find trusts its counts as bounds).
+  {
+    const GroupIndex index = MakeGroupIndex(std::vector<uint32_t>(firsts(), firsts() + num_groups));
+    if (bucket_shift != index.shift || num_buckets + size_t{1} != index.starts.size() ||
+        !std::equal(index.starts.begin(), index.starts.end(), buckets())) {
+      return Status::Corruption("packed group index");
+    }
   }
   uint64_t bits = 0;
   for (size_t g = 0; g < num_groups; ++g) {
