@@ -340,6 +340,23 @@ TEST(PglzCompressTest, PositionCounterWrapClearsHistory) {
   }
 }
 
+// Buckets no input has filled hold no position, whatever the position counter's value: no match
+// reaches into the bytes before the input (the words of t.first, which would match). A fresh
+// compressor's counter is moved to around each value a head array filled with one repeated byte
+// would hold short of the wrap (0x01010101 to 0x7F7F7F7F), in steps of 256 over 16 KB.
+TEST(PglzCompressTest, UnfilledBucketsHoldNoPosition) {
+  TwoInputs t = MakeTwoInputs();
+  Compressor reference;
+  const std::vector<uint8_t> expected = CompressWith(&reference, t.second);
+  for (uint64_t byte : {0x01, 0x02, 0x10, 0x7F}) {
+    for (int64_t delta = -8192; delta < 8192; delta += 256) {
+      Compressor c;
+      CompressorTestPeer::AdvanceBase(&c, 0x01010101 * byte + delta);
+      ASSERT_EQ(CompressWith(&c, t.second), expected) << "byte " << byte << " delta " << delta;
+    }
+  }
+}
+
 TEST(ToastDatumTest, HeaderLayout) {
   std::vector<uint8_t> out;
   PutCompressedDatumHeader(&out, {20, 100, kPglzMethodId});
