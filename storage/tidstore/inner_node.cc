@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "storage/tidstore/bitmap_leaf.h"
 #include "storage/tidstore/packed_leaf.h"
 
 namespace pgstore::tidstore::internal {
@@ -34,6 +35,8 @@ size_t NodeBytes(const Node* n) {
       return sizeof(Node256);
     case kPackedLeaf:
       return static_cast<const PackedLeaf*>(n)->Bytes();
+    case kBitmapLeaf:
+      return static_cast<const BitmapLeaf*>(n)->Bytes();
     default: {
       const Leaf* l = static_cast<const Leaf*>(n);
       return sizeof(Leaf) + l->keys.capacity() + l->slots.capacity() * sizeof(uint16_t) +
@@ -148,6 +151,10 @@ void FreeNode(Node* n) {
   }
   if (n->kind == kPackedLeaf) {
     PackedLeaf::Free(static_cast<PackedLeaf*>(n));
+    return;
+  }
+  if (n->kind == kBitmapLeaf) {
+    BitmapLeaf::Free(static_cast<BitmapLeaf*>(n));
     return;
   }
   ForEachChild(n, [](uint8_t, Node* child) { FreeNode(child); });

@@ -1,11 +1,19 @@
-// The mutable leaf's pool (leaf.h).
+// The mutable leaf's pool, and freezing and thawing leaves (leaf.h).
 #include "storage/tidstore/leaf.h"
 
 #include <utility>
 
+#include "storage/tidstore/bitmap_leaf.h"
 #include "storage/tidstore/packed_leaf.h"
 
 namespace pgstore::tidstore::internal {
+namespace {
+
+// Leaves with keys this wide or wider (depths 0 to 2) are packed, where sparse blocks make the
+// key bytes most of the cost.
+constexpr int kMinPackedWidth = 2;
+
+}  // namespace
 
 void CompactPool(Leaf* leaf) {
   std::vector<uint32_t> pool;
@@ -28,10 +36,32 @@ uint16_t AppendValue(Leaf* leaf, const std::vector<uint32_t>& entry, uint16_t em
   return slot;
 }
 
-Leaf* Thaw(PackedLeaf* packed) {
-  Leaf* leaf = packed->Unpack();
-  PackedLeaf::Free(packed);
-  return leaf;
+Leaf* Thaw(Node* leaf) {
+  if (leaf->kind == kPackedLeaf) {
+    PackedLeaf* packed = static_cast<PackedLeaf*>(leaf);
+    Leaf* thawed = packed->Unpack();
+    PackedLeaf::Free(packed);
+    return thawed;
+  }
+  if (leaf->kind == kBitmapLeaf) {
+    BitmapLeaf* bitmap = static_cast<BitmapLeaf*>(leaf);
+    Leaf* thawed = bitmap->Unpack();
+    BitmapLeaf::Free(bitmap);
+    return thawed;
+  }
+  return static_cast<Leaf*>(leaf);
+}
+
+Node* Freeze(Leaf* leaf) {
+  Node* frozen = nullptr;
+  if (leaf->depth == 3) {
+    frozen = BitmapLeaf::Freeze(*leaf);
+  } else if (leaf->width() >= kMinPackedWidth) {
+    frozen = PackedLeaf::Pack(*leaf);
+  }
+  if (frozen == nullptr) return leaf;
+  delete leaf;
+  return frozen;
 }
 
 Leaf* NewLeaf(uint8_t depth) {

@@ -19,7 +19,7 @@
 
 namespace pgstore::tidstore {
 
-enum Kind : uint8_t { kLeaf, kPackedLeaf, kNode4, kNode16, kNode48, kNode256 };
+enum Kind : uint8_t { kLeaf, kPackedLeaf, kBitmapLeaf, kNode4, kNode16, kNode48, kNode256 };
 
 struct TidStore::Node {
   uint8_t kind;
@@ -38,7 +38,9 @@ inline uint32_t KeySuffix(uint32_t block, int depth) {
   return depth == 0 ? block : block & ((1u << (8 * (4 - depth))) - 1);
 }
 
-inline bool IsLeafKind(const Node* n) { return n->kind == kLeaf || n->kind == kPackedLeaf; }
+inline bool IsLeafKind(const Node* n) {
+  return n->kind == kLeaf || n->kind == kPackedLeaf || n->kind == kBitmapLeaf;
+}
 
 // A slot's value against its leaf's pool.
 inline const uint32_t* SlotEntry(uint16_t slot, const uint32_t* pool) {
@@ -117,9 +119,12 @@ void CompactPool(Leaf* leaf);
 // The slot for a value: `embedded` when it is not 0, else `entry` appended to the leaf's pool.
 // REQUIRES: the leaf's pool has room for the entry.
 uint16_t AppendValue(Leaf* leaf, const std::vector<uint32_t>& entry, uint16_t embedded);
-struct PackedLeaf;
-// A packed leaf made mutable again (the packed one is freed).
-Leaf* Thaw(PackedLeaf* packed);
+// A frozen leaf (PackedLeaf or BitmapLeaf) made mutable again (the frozen one is freed); a Leaf
+// is returned as it is.
+Leaf* Thaw(Node* leaf);
+// What ShrinkToFit keeps of a compacted leaf: a frozen copy when one is smaller (the leaf is then
+// freed), else the leaf itself.
+Node* Freeze(Leaf* leaf);
 
 }  // namespace internal
 }  // namespace pgstore::tidstore

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "storage/tidstore/bitmap_leaf.h"
 #include "storage/tidstore/inner_node.h"
 #include "storage/tidstore/leaf.h"
 #include "storage/tidstore/packed_leaf.h"
@@ -14,11 +15,8 @@ namespace pgstore::tidstore {
 namespace {
 
 using namespace internal;
-// ShrinkToFit packs leaves with keys this wide or wider (depths 0 to 2), where sparse blocks make
-// the key bytes most of the cost; narrower leaves stay fast to search.
-constexpr int kMinPackedWidth = 2;
 
-// The leaf (Leaf or PackedLeaf) that holds `block` if the store has it, or nullptr.
+// The leaf (Leaf, PackedLeaf or BitmapLeaf) that holds `block` if the store has it, or nullptr.
 const Node* FindLeaf(const Node* n, uint32_t block) {
   while (n != nullptr && !IsLeafKind(n)) n = FindChild(n, KeyByte(block, n->depth));
   return n;
@@ -31,6 +29,11 @@ bool FindSlot(const Node* n, uint32_t block, uint16_t* slot, const uint32_t** po
     const PackedLeaf* p = static_cast<const PackedLeaf*>(n);
     *pool = p->pool();
     return p->Find(suffix, slot);
+  }
+  if (n->kind == kBitmapLeaf) {
+    const BitmapLeaf* b = static_cast<const BitmapLeaf*>(n);
+    *pool = b->pool();
+    return b->Find(suffix, slot);
   }
   const Leaf* l = static_cast<const Leaf*>(n);
   const size_t pos = l->LowerBound(suffix);
@@ -57,6 +60,13 @@ bool Walk(const Node* n, uint32_t prefix, Fn& fn) {
     p->Decode(&keys, &slots);
     for (size_t i = 0; i < keys.size(); ++i) {
       if (!fn(prefix | keys[i], slots[i], p->pool())) return false;
+    }
+    return true;
+  }
+  if (n->kind == kBitmapLeaf) {
+    const BitmapLeaf* b = static_cast<const BitmapLeaf*>(n);
+    for (uint32_t suffix = 0, i = 0; suffix < 256; ++suffix) {
+      if (b->Has(suffix) && !fn(prefix | suffix, b->slots()[i++], b->pool())) return false;
     }
     return true;
   }
@@ -117,8 +127,8 @@ Status TidStore::SetBlockOffsets(uint32_t block, const uint16_t* offsets, size_t
       *slot = leaf;
       continue;  // insert into the new, empty leaf
     }
-    if (node->kind == kPackedLeaf) {
-      *slot = Thaw(static_cast<PackedLeaf*>(node));
+    if (node->kind == kPackedLeaf || node->kind == kBitmapLeaf) {
+      *slot = Thaw(node);
       continue;
     }
     if (node->kind != kLeaf) {
@@ -192,8 +202,8 @@ bool TidStore::RemoveBlock(uint32_t block) {
     const uint32_t* pool;
     if (!FindSlot(*slot, block, &found, &pool)) return false;
   }
-  if ((*slot)->kind == kPackedLeaf) *slot = Thaw(static_cast<PackedLeaf*>(*slot));
-  Leaf* leaf = static_cast<Leaf*>(*slot);
+  Leaf* leaf = Thaw(*slot);
+  *slot = leaf;
   const uint32_t suffix = leaf->SuffixOf(block);
   const size_t pos = leaf->LowerBound(suffix);
   const uint16_t old = leaf->slots[pos];
@@ -276,19 +286,14 @@ void TidStore::ShrinkToFit() {
     Node** slot = stack.back();
     stack.pop_back();
     Node* n = *slot;
-    if (n->kind == kPackedLeaf) continue;
+    if (n->kind == kPackedLeaf || n->kind == kBitmapLeaf) continue;
     if (n->kind == kLeaf) {
       Leaf* l = static_cast<Leaf*>(n);
       CompactPool(l);
       l->pool.shrink_to_fit();
       l->keys.shrink_to_fit();
       l->slots.shrink_to_fit();
-      if (l->width() >= kMinPackedWidth) {
-        if (PackedLeaf* packed = PackedLeaf::Pack(*l)) {
-          delete l;
-          *slot = packed;
-        }
-      }
+      *slot = Freeze(l);
       continue;
     }
     ForEachChild(n, [&](uint8_t chunk, Node*) { stack.push_back(ChildSlot(n, chunk)); });

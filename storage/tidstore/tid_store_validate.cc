@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "storage/tidstore/bitmap_leaf.h"
 #include "storage/tidstore/inner_node.h"
 #include "storage/tidstore/leaf.h"
 #include "storage/tidstore/packed_leaf.h"
@@ -21,6 +22,12 @@ Status ValidateNode(const Node* n, uint8_t depth, size_t* blocks, size_t* tids) 
     const PackedLeaf* p = static_cast<const PackedLeaf*>(n);
     PGSTORE_RETURN_IF_ERROR(p->ValidateLayout());
     std::unique_ptr<Leaf> leaf(p->Unpack());
+    return ValidateNode(leaf.get(), depth, blocks, tids);
+  }
+  if (n->kind == kBitmapLeaf) {
+    const BitmapLeaf* b = static_cast<const BitmapLeaf*>(n);
+    PGSTORE_RETURN_IF_ERROR(b->ValidateLayout());
+    std::unique_ptr<Leaf> leaf(b->Unpack());
     return ValidateNode(leaf.get(), depth, blocks, tids);
   }
   if (n->kind == kLeaf) {
