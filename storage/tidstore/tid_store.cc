@@ -104,6 +104,7 @@ TidStore& TidStore::operator=(TidStore&& other) noexcept {
   if (this != &other) {
     FreeNode(root_);
     root_ = std::exchange(other.root_, nullptr);
+    shortcut_ = std::exchange(other.shortcut_, nullptr);
     burst_entries_ = other.burst_entries_;
     num_blocks_ = std::exchange(other.num_blocks_, 0);
     num_tids_ = std::exchange(other.num_tids_, 0);
@@ -178,6 +179,7 @@ Status TidStore::SetBlockOffsets(uint32_t block, const uint16_t* offsets, size_t
     num_tids_ += n;
     min_block_ = std::min(min_block_, block);
     max_block_ = std::max(max_block_, block);
+    UpdateShortcut();
     return Status::Ok();
   }
 }
@@ -215,6 +217,7 @@ bool TidStore::RemoveBlock(uint32_t block) {
   leaf->slots.erase(leaf->slots.begin() + pos);
   if (leaf->size() > 0) {
     if (leaf->dead_units > leaf->LiveUnits()) CompactPool(leaf);
+    UpdateShortcut();
     return true;
   }
   // The leaf is empty: unlink it, and every inner node left without children.
@@ -231,12 +234,13 @@ bool TidStore::RemoveBlock(uint32_t block) {
     min_block_ = UINT32_MAX;
     max_block_ = 0;
   }
+  UpdateShortcut();
   return true;
 }
 
 bool TidStore::IsMember(Tid tid) const {
   if (tid.block < min_block_ || tid.block > max_block_) return false;
-  const Node* leaf = FindLeaf(root_, tid.block);
+  const Node* leaf = FindLeaf(shortcut_, tid.block);
   uint16_t slot;
   const uint32_t* pool;
   return leaf != nullptr && FindSlot(leaf, tid.block, &slot, &pool) &&
@@ -298,6 +302,15 @@ void TidStore::ShrinkToFit() {
     }
     ForEachChild(n, [&](uint8_t chunk, Node*) { stack.push_back(ChildSlot(n, chunk)); });
   }
+  UpdateShortcut();
+}
+
+void TidStore::UpdateShortcut() {
+  const Node* n = root_;
+  while (n != nullptr && !IsLeafKind(n) && n->count == 1) {
+    ForEachChild(n, [&n](uint8_t, const Node* child) { n = child; });
+  }
+  shortcut_ = n;
 }
 
 StatusOr<TidStore> TidStore::BuildFromSorted(const std::vector<Tid>& tids, size_t burst_entries) {

@@ -96,7 +96,13 @@ class TidStore {
   struct Node;  // implementation types, in tid_store.cc
 
  private:
+  // Recomputes shortcut_ (after every change to the tree).
+  void UpdateShortcut();
+
   Node* root_ = nullptr;
+  // The first node on the root's path that is a leaf or has more than one child: the nodes above it
+  // hold key bytes every block between min_block_ and max_block_ has, so IsMember starts there.
+  const Node* shortcut_ = nullptr;
   size_t burst_entries_;
   size_t num_blocks_ = 0;
   size_t num_tids_ = 0;
