@@ -8,17 +8,9 @@ namespace pgstore::tidstore::internal {
 
 BitmapLeaf* BitmapLeaf::Freeze(const Leaf& leaf) {
   const size_t n = leaf.size();
-  // The live pool entries, compacted, and the slots renumbered to them.
+  std::vector<uint16_t> slots;
   std::vector<uint32_t> pool;
-  std::vector<uint16_t> slots(n);
-  for (size_t i = 0; i < n; ++i) {
-    const uint16_t slot = leaf.slots[i];
-    slots[i] = slot;
-    if (!(slot & kPoolSlotBit)) continue;
-    const uint32_t* e = leaf.Entry(slot);
-    slots[i] = static_cast<uint16_t>(kPoolSlotBit | pool.size());
-    pool.insert(pool.end(), e, e + EntryUnits(e));
-  }
+  CompactValues(leaf, &slots, &pool);
   const size_t bytes = sizeof(BitmapLeaf) + (n + (n & 1)) * 2 + pool.size() * 4;
   BitmapLeaf* b = new (::operator new(bytes)) BitmapLeaf();
   b->kind = kBitmapLeaf;

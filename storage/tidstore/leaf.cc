@@ -15,15 +15,23 @@ constexpr int kMinPackedWidth = 2;
 
 }  // namespace
 
+void CompactValues(const Leaf& leaf, std::vector<uint16_t>* slots, std::vector<uint32_t>* pool) {
+  slots->assign(leaf.slots.begin(), leaf.slots.end());
+  pool->clear();
+  for (uint16_t& slot : *slots) {
+    if (!(slot & kPoolSlotBit)) continue;
+    const uint32_t* e = leaf.Entry(slot);
+    slot = static_cast<uint16_t>(kPoolSlotBit | pool->size());
+    pool->insert(pool->end(), e, e + EntryUnits(e));
+  }
+}
+
 void CompactPool(Leaf* leaf) {
+  std::vector<uint16_t> slots;
   std::vector<uint32_t> pool;
   pool.reserve(leaf->LiveUnits() + leaf->LiveUnits() / 8 + 4);
-  for (uint16_t& slot : leaf->slots) {
-    if (!(slot & kPoolSlotBit)) continue;
-    const uint32_t* e = leaf->Entry(slot);
-    slot = static_cast<uint16_t>(kPoolSlotBit | pool.size());
-    pool.insert(pool.end(), e, e + EntryUnits(e));
-  }
+  CompactValues(*leaf, &slots, &pool);
+  leaf->slots = std::move(slots);
   leaf->pool = std::move(pool);
   leaf->dead_units = 0;
 }

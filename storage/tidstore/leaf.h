@@ -114,6 +114,8 @@ inline void ReserveOneMore(std::vector<T>* v, size_t extra = 1) {
 }
 
 Leaf* NewLeaf(uint8_t depth);
+// The leaf's slots renumbered to a compact copy of its live pool entries (the leaf unchanged).
+void CompactValues(const Leaf& leaf, std::vector<uint16_t>* slots, std::vector<uint32_t>* pool);
 // Copies the live pool entries into a fresh pool and renumbers the slots.
 void CompactPool(Leaf* leaf);
 // The slot for a value: `embedded` when it is not 0, else `entry` appended to the leaf's pool.

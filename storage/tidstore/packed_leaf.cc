@@ -150,20 +150,11 @@ size_t GroupEnd(size_t group, size_t size) {
 PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
   const size_t n = leaf.size();
   if (n == 0) return nullptr;
+  std::vector<uint16_t> slots;
   std::vector<uint32_t> pool;
-  std::vector<uint16_t> slots(n);
+  CompactValues(leaf, &slots, &pool);
   std::vector<uint32_t> keys(n);
-  for (size_t i = 0; i < n; ++i) {
-    keys[i] = leaf.KeyAt(i);
-    const uint16_t slot = leaf.slots[i];
-    if (!(slot & kPoolSlotBit)) {
-      slots[i] = slot;
-      continue;
-    }
-    const uint32_t* e = leaf.Entry(slot);
-    slots[i] = static_cast<uint16_t>(kPoolSlotBit | pool.size());
-    pool.insert(pool.end(), e, e + EntryUnits(e));
-  }
+  for (size_t i = 0; i < n; ++i) keys[i] = leaf.KeyAt(i);
   const size_t num_groups = (n + kPackedGroupSize - 1) / kPackedGroupSize;
   std::vector<uint32_t> firsts;
   std::vector<uint8_t> layouts;

@@ -105,6 +105,7 @@ TidStore& TidStore::operator=(TidStore&& other) noexcept {
     FreeNode(root_);
     root_ = std::exchange(other.root_, nullptr);
     shortcut_ = std::exchange(other.shortcut_, nullptr);
+    shortcut_prefix_ = std::exchange(other.shortcut_prefix_, 0);
     burst_entries_ = other.burst_entries_;
     num_blocks_ = std::exchange(other.num_blocks_, 0);
     num_tids_ = std::exchange(other.num_tids_, 0);
@@ -240,6 +241,10 @@ bool TidStore::RemoveBlock(uint32_t block) {
 
 bool TidStore::IsMember(Tid tid) const {
   if (tid.block < min_block_ || tid.block > max_block_) return false;
+  // (min_block_ and max_block_ may be wider than the blocks left after RemoveBlock: the skipped
+  // key bytes are checked, not assumed.)
+  const int skipped = shortcut_ != nullptr ? shortcut_->depth : 0;
+  if (skipped > 0 && (tid.block ^ shortcut_prefix_) >> (32 - 8 * skipped) != 0) return false;
   const Node* leaf = FindLeaf(shortcut_, tid.block);
   uint16_t slot;
   const uint32_t* pool;
@@ -307,10 +312,16 @@ void TidStore::ShrinkToFit() {
 
 void TidStore::UpdateShortcut() {
   const Node* n = root_;
+  uint32_t prefix = 0;
   while (n != nullptr && !IsLeafKind(n) && n->count == 1) {
-    ForEachChild(n, [&n](uint8_t, const Node* child) { n = child; });
+    const int shift = 8 * (3 - n->depth);
+    ForEachChild(n, [&](uint8_t chunk, const Node* child) {
+      prefix |= uint32_t{chunk} << shift;
+      n = child;
+    });
   }
   shortcut_ = n;
+  shortcut_prefix_ = prefix;
 }
 
 StatusOr<TidStore> TidStore::BuildFromSorted(const std::vector<Tid>& tids, size_t burst_entries) {

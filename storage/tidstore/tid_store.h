@@ -100,9 +100,11 @@ class TidStore {
   void UpdateShortcut();
 
   Node* root_ = nullptr;
-  // The first node on the root's path that is a leaf or has more than one child: the nodes above it
-  // hold key bytes every block between min_block_ and max_block_ has, so IsMember starts there.
+  // The first node on the root's path that is a leaf or has more than one child, and the key bytes
+  // of the single-child nodes above it (the top shortcut_->depth bytes of shortcut_prefix_), which
+  // every stored block has: IsMember checks them and starts there.
   const Node* shortcut_ = nullptr;
+  uint32_t shortcut_prefix_ = 0;
   size_t burst_entries_;
   size_t num_blocks_ = 0;
   size_t num_tids_ = 0;
