@@ -38,9 +38,9 @@ inline uint32_t KeySuffix(uint32_t block, int depth) {
   return depth == 0 ? block : block & ((1u << (8 * (4 - depth))) - 1);
 }
 
-inline bool IsLeafKind(const Node* n) {
-  return n->kind == kLeaf || n->kind == kPackedLeaf || n->kind == kBitmapLeaf;
-}
+// A read-only leaf that ShrinkToFit made (Thaw makes it a Leaf again).
+inline bool IsFrozenLeaf(const Node* n) { return n->kind == kPackedLeaf || n->kind == kBitmapLeaf; }
+inline bool IsLeafKind(const Node* n) { return n->kind == kLeaf || IsFrozenLeaf(n); }
 
 // A slot's value against its leaf's pool.
 inline const uint32_t* SlotEntry(uint16_t slot, const uint32_t* pool) {

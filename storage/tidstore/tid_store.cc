@@ -129,7 +129,7 @@ Status TidStore::SetBlockOffsets(uint32_t block, const uint16_t* offsets, size_t
       *slot = leaf;
       continue;  // insert into the new, empty leaf
     }
-    if (node->kind == kPackedLeaf || node->kind == kBitmapLeaf) {
+    if (IsFrozenLeaf(node)) {
       *slot = Thaw(node);
       continue;
     }
@@ -295,7 +295,7 @@ void TidStore::ShrinkToFit() {
     Node** slot = stack.back();
     stack.pop_back();
     Node* n = *slot;
-    if (n->kind == kPackedLeaf || n->kind == kBitmapLeaf) continue;
+    if (IsFrozenLeaf(n)) continue;
     if (n->kind == kLeaf) {
       Leaf* l = static_cast<Leaf*>(n);
       CompactPool(l);
