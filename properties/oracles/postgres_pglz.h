@@ -42,11 +42,27 @@ int32_t PgPglzMaximumCompressedSize(int32_t rawsize, int32_t total_compressed_si
 #ifdef __cplusplus
 }
 
+#include <optional>
+#include <vector>
+
 // Any struct with PGLZ_Strategy's six fields (pgstore::pglz::Strategy) as a PgPglzStrategy.
 template <typename StrategyT>
 PgPglzStrategy ToPgPglzStrategy(const StrategyT& s) {
   return {s.min_input_size,   s.max_input_size,  s.min_comp_rate,
           s.first_success_by, s.match_size_good, s.match_size_drop};
+}
+
+// PgPglzCompress with any such strategy: the compressed bytes, or nullopt where pglz gives up.
+template <typename StrategyT>
+std::optional<std::vector<uint8_t>> PgPglzCompressBytes(const std::vector<uint8_t>& raw,
+                                                        const StrategyT& s) {
+  std::vector<uint8_t> out(raw.size() + 4);
+  const PgPglzStrategy pg = ToPgPglzStrategy(s);
+  const int32_t n =
+      PgPglzCompress(raw.data(), static_cast<int32_t>(raw.size()), out.data(), &pg);
+  if (n < 0) return std::nullopt;
+  out.resize(n);
+  return out;
 }
 #endif
 

@@ -1,6 +1,7 @@
 // Unit tests for storage/pglz: one test per failure mode, constants pinned, round trips compared
 // as bytes. Agreement with PostgreSQL's own pglz is checked in properties/pglz_property_test.cc.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
 #include <string>
 #include <vector>
@@ -205,6 +206,24 @@ TEST(PglzDecompressTest, BadOffsetFarFromTheEndsIsCorruption) {
   EXPECT_EQ(*Decode(edge.compressed, edge.raw.size()), edge.raw);
 }
 
+// A match whose end is close to the end of the output: every room left after it, every offset
+// and short length, after every literal count of a fast turn. The output buffer is exactly the
+// raw size, so ASan sees any eight-byte copy that writes past it.
+TEST(PglzDecompressTest, MatchesNearTheOutputEndWriteNothingPastIt) {
+  for (int prefix = 8; prefix <= 16; ++prefix) {
+    for (int len = kMinMatch; len <= 20; ++len) {
+      for (int off = 1; off <= prefix; ++off) {
+        for (int suffix = 0; suffix <= 20; ++suffix) {
+          OneTagStream s = MakeOneTagStream(prefix, len, off, suffix);
+          StatusOr<std::vector<uint8_t>> out = Decode(s.compressed, s.raw.size());
+          ASSERT_TRUE(out.ok()) << prefix << " " << len << " " << off << " " << suffix;
+          ASSERT_EQ(*out, s.raw) << prefix << " " << len << " " << off << " " << suffix;
+        }
+      }
+    }
+  }
+}
+
 // A tag cut short after seven literals, with plenty of output room: the fast path must not read
 // the missing tag bytes (ASan sees the read past this exactly-sized buffer).
 TEST(PglzDecompressTest, TruncatedTagAfterLiteralsIsNotReadPastTheInput) {
@@ -357,6 +376,26 @@ TEST(PglzCompressTest, UnfilledBucketsHoldNoPosition) {
   }
 }
 
+// After the counter wraps, every bucket is empty again, not only those the next input fills
+// early. Past the wrap the positions restart at 4096, so an input of 16.8 MB reaches the
+// positions 0x01010101.. that a head array cleared to any byte but 0 would hold: a run of zeros
+// (one bucket) with "XYZA" and, 100 bytes later, "XYZB" (a bucket no other position fills) at
+// that point. "XYZB" must stay a literal: its bucket holds no position, "XYZA" is not in it.
+TEST(PglzCompressTest, PositionCounterWrapEmptiesEveryBucket) {
+  const size_t at = 0x01010101 - 4096;  // the input offset of position 0x01010101 after a wrap
+  std::vector<uint8_t> in(at + 8192, 0);
+  const uint8_t xyza[] = {'X', 'Y', 'Z', 'A'};
+  std::copy(xyza, xyza + 4, in.begin() + at);
+  std::copy(xyza, xyza + 3, in.begin() + at + 100);
+  in[at + 103] = 'B';
+  Compressor fresh, wrapped;
+  const std::vector<uint8_t> expected = CompressWith(&fresh, ByteView(in));
+  ASSERT_FALSE(expected.empty());
+  CompressWith(&wrapped, ByteView(Repeat("0123456789abcdef", 16)));
+  CompressorTestPeer::AdvanceBase(&wrapped, uint64_t{1} << 32);
+  EXPECT_EQ(CompressWith(&wrapped, ByteView(in)), expected);
+}
+
 TEST(ToastDatumTest, HeaderLayout) {
   std::vector<uint8_t> out;
   PutCompressedDatumHeader(&out, {20, 100, kPglzMethodId});
@@ -419,6 +458,46 @@ TEST(ToastDatumTest, RawSizeBeyondExpansionBoundIsCorruption) {
 TEST(ToastDatumTest, Lz4IsNotSupported) {
   std::vector<uint8_t> d = Bytes({0x2a, 0, 0, 0, 10, 0, 0, 0x40, 0, 0});
   EXPECT_EQ(DecompressDatum(ByteView(d)).status().code(), StatusCode::kNotSupported);
+}
+
+// A raw size of 0 is corruption (PostgreSQL never compresses an empty value); 1 is a size.
+TEST(ToastDatumTest, ZeroRawSizeIsCorruption) {
+  std::vector<uint8_t> d = Bytes({0x2a, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  EXPECT_EQ(GetCompressedDatumHeader(ByteView(d)).status().message(), "zero raw size");
+  d[4] = 1;
+  EXPECT_TRUE(GetCompressedDatumHeader(ByteView(d)).ok());
+}
+
+// The default strategy's smallest input, 32 bytes, is compressed when it pays.
+TEST(ToastDatumTest, SmallestCompressibleValueIsCompressed) {
+  std::optional<std::vector<uint8_t>> d = CompressDatum(ByteView(Repeat("x", 32)));
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(*DecompressDatum(ByteView(*d)), Repeat("x", 32));
+}
+
+// toast_compress_datum keeps the compressed datum only when it is more than 2 bytes smaller than
+// the raw value (which matters below 40 bytes: above, the strategy's 25% saving implies it). The
+// values: 32 bytes, `distinct` bytes with no repeat then zeros, which compress to control bytes,
+// distinct + 1 literals and one 2-byte tag, with the 8-byte header 31, 30 and 29 bytes.
+TEST(ToastDatumTest, CompressedDatumMustSaveMoreThanTwoBytes) {
+  for (int distinct : {17, 16, 15}) {
+    std::vector<uint8_t> raw(32, 0);
+    for (int i = 0; i < distinct; ++i) raw[i] = static_cast<uint8_t>(i + 1);
+    std::optional<std::vector<uint8_t>> c = Compress(ByteView(raw), kDefaultStrategy);
+    ASSERT_TRUE(c.has_value());
+    ASSERT_EQ(kCompressedHeaderSize + c->size(), 14u + distinct) << distinct;  // 32 - 1, - 2, - 3
+    EXPECT_EQ(CompressDatum(ByteView(raw)).has_value(), distinct == 15) << distinct;
+  }
+}
+
+// A value past the 30-bit raw-size field (1 GiB - 1) is not compressed. The 1 GiB value is
+// reserved address space that reads as zeros, so the test costs no memory.
+TEST(ToastDatumTest, ValueBeyondRawSizeFieldIsNotCompressed) {
+  const size_t size = size_t{kExtSizeMask} + 1;
+  void* p = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  EXPECT_FALSE(CompressDatum(ByteView(static_cast<const uint8_t*>(p), size)).has_value());
+  munmap(p, size);
 }
 
 TEST(ToastDatumTest, IncompressibleValueStaysUncompressed) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """tools/mutants finds mutants only in code (not in comments, strings, template brackets,
-#include lines or static_assert), and applying then reverting one leaves the file as it was."""
+#include lines or static_assert), applying then reverting one leaves the file as it was, and
+the list of equivalent mutants is read one reason per line, for one id or several."""
 import importlib.machinery
 import importlib.util
 import os
@@ -60,6 +61,20 @@ class MutantsTest(unittest.TestCase):
             mutants.apply("/", m, reverse=True)
             with open(self.path) as f:
                 self.assertEqual(f.read(), SOURCE)
+
+
+    def test_equivalent_list_gives_every_id_its_reason(self):
+        path = os.path.join(self.dir, "equivalent.md")
+        with open(path, "w") as f:
+            f.write("# Equivalent\n\n- `0123456789`: one reason.\n"
+                    "- `aaaaaaaaaa`, `bbbbbbbbbb`: a shared reason.\n- `cccccccccc` no colon\n")
+        saved, mutants.EQUIVALENT = mutants.EQUIVALENT, path
+        try:
+            ids = mutants.equivalent_ids()
+        finally:
+            mutants.EQUIVALENT = saved
+        self.assertEqual(ids, {"0123456789": "one reason.", "aaaaaaaaaa": "a shared reason.",
+                               "bbbbbbbbbb": "a shared reason."})
 
 
 if __name__ == "__main__":
