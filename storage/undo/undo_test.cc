@@ -177,6 +177,35 @@ TEST(UndoLogTest, AppendFetchAndWalkBackward) {
   EXPECT_TRUE(log.Fetch(MakeUndoRecPtr(4, 24)).status().IsInvalidArgument());
 }
 
+// A transaction's first record gets a fresh transaction part whatever the caller left in it:
+// no progress yet, no previous or next transaction linked.
+TEST(UndoLogTest, AppendStartsEachTransactionPartAfresh) {
+  UndoLog log(3);
+  UndoRecord r = DeleteRecord();
+  r.transaction.progress = 7;
+  r.transaction.prevurp = MakeUndoRecPtr(3, 5000);
+  r.transaction.next = MakeUndoRecPtr(3, 9000);
+  StatusOr<UndoRecPtr> p = log.Append(r);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  StatusOr<UndoRecord> back = log.Fetch(*p);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ASSERT_TRUE(back->has_transaction);
+  EXPECT_EQ(back->transaction.progress, 0u);
+  EXPECT_EQ(back->transaction.prevurp, kInvalidUndoRecPtr);
+  EXPECT_EQ(back->transaction.next, kInvalidUndoRecPtr);
+}
+
+// Undo pages carry PostgreSQL's standard page header: pd_special at the page end (no special
+// space) and pd_pagesize_version 8192 | 4 (PG_PAGE_LAYOUT_VERSION), little-endian.
+TEST(UndoLogTest, PagesCarryAStandardPageHeader) {
+  UndoLog log(3);
+  ASSERT_TRUE(log.Append(DeleteRecord()).ok());
+  const std::vector<UndoPage> pages = log.Pages();
+  ASSERT_EQ(pages.size(), 1u);
+  EXPECT_EQ(std::vector<uint8_t>(pages[0].begin() + 16, pages[0].begin() + 20),
+            std::vector<uint8_t>({0x00, 0x20, 0x04, 0x20}));
+}
+
 TEST(UndoLogTest, RecoversFromPagesAndTreatsATornTailAsTheEnd) {
   UndoLog log(1);
   std::vector<UndoRecPtr> ptrs;
