@@ -39,28 +39,34 @@ uint64_t Fingerprint(const uint8_t* p, size_t n) {
   return h ^ (h >> 32);
 }
 
-// An open-addressing index of the old string's chunks by fingerprint.
+// An open-addressing index of the old string's chunks by fingerprint. One per thread, rebuilt
+// for each encode without clearing: a slot is in use only if it carries the current generation.
 class ChunkIndex {
  public:
-  ChunkIndex(ByteView old_data, const std::vector<uint32_t>& ends) {
+  void Build(ByteView old_data, const std::vector<uint32_t>& ends) {
     size_t cap = 16;
     while (cap < 2 * ends.size()) cap *= 2;
-    slots_.assign(cap, Slot{});
+    if (slots_.size() < cap) slots_.resize(cap);
+    if (++generation_ == 0) {  // wrapped: no slot may look current
+      std::fill(slots_.begin(), slots_.end(), Slot{});
+      generation_ = 1;
+    }
+    mask_ = cap - 1;
     uint32_t start = 0;
     for (uint32_t end : ends) {
       const uint64_t fp = Fingerprint(old_data.data + start, end - start);
-      size_t i = fp & (cap - 1);
-      while (slots_[i].used && slots_[i].fp != fp) i = (i + 1) & (cap - 1);
-      if (!slots_[i].used) slots_[i] = Slot{fp, start, true};  // the first occurrence wins
+      size_t i = fp & mask_;
+      while (InUse(i) && slots_[i].fp != fp) i = (i + 1) & mask_;
+      if (!InUse(i)) slots_[i] = Slot{fp, start, generation_};  // the first occurrence wins
       start = end;
     }
   }
   // The start of an old chunk with this fingerprint, or -1.
   int64_t Find(uint64_t fp) const {
-    size_t i = fp & (slots_.size() - 1);
-    while (slots_[i].used) {
+    size_t i = fp & mask_;
+    while (InUse(i)) {
       if (slots_[i].fp == fp) return slots_[i].start;
-      i = (i + 1) & (slots_.size() - 1);
+      i = (i + 1) & mask_;
     }
     return -1;
   }
@@ -69,9 +75,20 @@ class ChunkIndex {
   struct Slot {
     uint64_t fp = 0;
     uint32_t start = 0;
-    bool used = false;
+    uint32_t generation = 0;
   };
+  bool InUse(size_t i) const { return slots_[i].generation == generation_; }
   std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  uint32_t generation_ = 0;
+};
+
+// The index and the chunk lists, kept per thread so that an encode allocates nothing once they
+// have grown.
+struct Workspace {
+  ChunkIndex index;
+  std::vector<uint32_t> old_ends;
+  std::vector<uint32_t> target_ends;
 };
 
 void PutLiterals(const uint8_t* p, size_t n, std::vector<uint8_t>* out) {
@@ -96,29 +113,45 @@ void PutCopy(size_t off, size_t len, std::vector<uint8_t>* out) {
 
 }  // namespace
 
-std::vector<uint32_t> ChunkBoundaries(ByteView s) {
-  std::vector<uint32_t> ends;
+void ChunkBoundariesInto(ByteView s, std::vector<uint32_t>* ends) {
+  ends->clear();
   uint32_t h = 0;
   size_t start = 0;
   for (size_t i = 0; i < s.size; ++i) {
     h = (h << 1) + kGear[s[i]];
     const size_t len = i + 1 - start;
     if ((len >= kChunkMin && (h & kBoundaryMask) == 0) || len == kChunkMax) {
-      ends.push_back(static_cast<uint32_t>(i + 1));
+      ends->push_back(static_cast<uint32_t>(i + 1));
       start = i + 1;
     }
   }
-  if (start < s.size) ends.push_back(static_cast<uint32_t>(s.size));
+  if (start < s.size) ends->push_back(static_cast<uint32_t>(s.size));
+}
+
+std::vector<uint32_t> ChunkBoundaries(ByteView s) {
+  std::vector<uint32_t> ends;
+  ChunkBoundariesInto(s, &ends);
   return ends;
 }
 
 std::vector<uint8_t> ChunkEncode(ByteView old_data, ByteView target) {
   std::vector<uint8_t> out;
+  ChunkEncodeInto(old_data, target, &out);
+  return out;
+}
+
+void ChunkEncodeInto(ByteView old_data, ByteView target, std::vector<uint8_t>* out_vector) {
+  std::vector<uint8_t>& out = *out_vector;
+  out.clear();
+  thread_local Workspace ws;
   // Offsets are 16 bits; the old string of a heap tuple is far shorter (MaxHeapTupleSize).
   const size_t old_size = std::min<size_t>(old_data.size, 0xFFFF);
   const ByteView old_view(old_data.data, old_size);
-  const ChunkIndex index(old_view, ChunkBoundaries(old_view));
-  const std::vector<uint32_t> ends = ChunkBoundaries(target);
+  ChunkBoundariesInto(old_view, &ws.old_ends);
+  ws.index.Build(old_view, ws.old_ends);
+  const ChunkIndex& index = ws.index;
+  ChunkBoundariesInto(target, &ws.target_ends);
+  const std::vector<uint32_t>& ends = ws.target_ends;
   size_t literal_start = 0;  // target bytes [literal_start, pos) are not yet written
   size_t pos = 0;
   size_t chunk_start = 0;
@@ -147,7 +180,6 @@ std::vector<uint8_t> ChunkEncode(ByteView old_data, ByteView target) {
     pos = literal_start = t + len;
   }
   PutLiterals(target.data + literal_start, target.size - literal_start, &out);
-  return out;
 }
 
 StatusOr<std::vector<uint8_t>> ChunkDecode(ByteView old_data, ByteView body, size_t target_len) {

@@ -37,7 +37,13 @@ inline constexpr size_t kMaxLiteralRun = 128;
 
 // Chunk end positions (exclusive) of `s`, the last being s.size. Exposed for tests.
 std::vector<uint32_t> ChunkBoundaries(ByteView s);
+// As ChunkBoundaries, into *ends (its capacity reused).
+void ChunkBoundariesInto(ByteView s, std::vector<uint32_t>* ends);
 
+// The chunk delta of `target` against `old_data`, into *out (its capacity reused: once the
+// per-thread index and lists and *out have grown, an encode allocates nothing and clears nothing).
+void ChunkEncodeInto(ByteView old_data, ByteView target, std::vector<uint8_t>* out);
+// As ChunkEncodeInto, into a new vector.
 std::vector<uint8_t> ChunkEncode(ByteView old_data, ByteView target);
 
 // Exactly target_len bytes from `body` against old_data, or Corruption naming the broken rule.

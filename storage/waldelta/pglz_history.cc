@@ -1,6 +1,7 @@
 #include "storage/waldelta/pglz_history.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "storage/pglz/decompress.h"
@@ -9,12 +10,17 @@
 namespace pgstore::waldelta {
 namespace {
 
-// The window and hash chains, kept per thread so that an encode allocates only its output. The
-// table has 2^bits lists, 9..12 bits by window size (as pglz scales its own).
+// The window and hash chains, kept per thread so that an encode allocates nothing once they have
+// grown. The table has 2^bits lists, 9..12 bits by window size (as pglz scales its own). A list
+// head is a virtual position, base + window position; heads below this call's base are left from
+// earlier calls and mean "empty", so the table is never cleared between calls (only when the
+// base would wrap).
+constexpr int kMaxHashBits = 12;
 struct Workspace {
   std::vector<uint8_t> window;
-  std::vector<int32_t> head;
+  std::vector<uint32_t> head = std::vector<uint32_t>(size_t{1} << kMaxHashBits, 0);
   std::vector<int32_t> prev;
+  uint32_t base = 1;
 };
 
 // pglz's output into a buffer of sufficient size: control bytes, each followed by the items its
@@ -52,43 +58,52 @@ struct PglzOut {
 
 }  // namespace
 
-std::vector<uint8_t> PglzHistoryEncode(ByteView history, ByteView target) {
-  std::vector<uint8_t> out;
-  if (target.empty()) return out;
+void PglzHistoryEncodeInto(ByteView history, ByteView target, std::vector<uint8_t>* out) {
+  out->clear();
+  if (target.empty()) return;
   thread_local Workspace ws;
   const size_t w = history.size + target.size;
   ws.window.resize(w);
   if (history.size > 0) std::memcpy(ws.window.data(), history.data, history.size);
   std::memcpy(ws.window.data() + history.size, target.data, target.size);
-  const int bits = w < 256 ? 9 : w < 1024 ? 10 : w < 4096 ? 11 : 12;
-  ws.head.assign(size_t{1} << bits, -1);
+  const int bits = w < 256 ? 9 : w < 1024 ? 10 : w < 4096 ? 11 : kMaxHashBits;
+  if (ws.base > UINT32_MAX - w) {  // the virtual positions would wrap: start the table afresh
+    std::fill(ws.head.begin(), ws.head.end(), 0);
+    ws.base = 1;
+  }
+  const uint32_t base = ws.base;
+  ws.base += static_cast<uint32_t>(w);
   ws.prev.resize(w);
   // Locals, not members: a uint8_t store may alias anything, so members would be reloaded after
   // every output byte.
   const uint8_t* const win = ws.window.data();
-  int32_t* const head = ws.head.data();
+  uint32_t* const head = ws.head.data();
   int32_t* const prev = ws.prev.data();
   auto hash3 = [win, bits](size_t pos) {
     const uint32_t v =
         uint32_t{win[pos]} | uint32_t{win[pos + 1]} << 8 | uint32_t{win[pos + 2]} << 16;
     return (v * 2654435761u) >> (32 - bits);
   };
+  // The newest window position in list h, or -1.
+  auto newest = [head, base](uint32_t h) {
+    return head[h] >= base ? static_cast<int32_t>(head[h] - base) : -1;
+  };
   auto insert = [&](size_t pos) {
     if (pos + 3 > w) return;
     const uint32_t h = hash3(pos);
-    prev[pos] = head[h];
-    head[h] = static_cast<int32_t>(pos);
+    prev[pos] = newest(h);
+    head[h] = base + static_cast<uint32_t>(pos);
   };
   for (size_t pos = 0; pos < history.size; ++pos) insert(pos);
 
-  out.resize(target.size + (target.size + 7) / 8);  // all literals: a control byte per 8
-  PglzOut o{out.data(), nullptr};
+  out->resize(target.size + (target.size + 7) / 8);  // all literals: a control byte per 8
+  PglzOut o{out->data(), nullptr};
   size_t pos = history.size;
   while (pos < w) {
     int best_len = 0, best_off = 0;
     if (pos + pglz::kMinMatch <= w) {
       const int max_len = static_cast<int>(std::min<size_t>(pglz::kMaxMatch, w - pos));
-      int32_t cand = head[hash3(pos)];
+      int32_t cand = newest(hash3(pos));
       for (int steps = 0; cand >= 0 && steps < kPglzHistoryMaxChain; ++steps) {
         const size_t off = pos - static_cast<size_t>(cand);
         if (off > static_cast<size_t>(pglz::kMaxOffset)) break;
@@ -112,7 +127,12 @@ std::vector<uint8_t> PglzHistoryEncode(ByteView history, ByteView target) {
       ++pos;
     }
   }
-  out.resize(static_cast<size_t>(o.p - out.data()));
+  out->resize(static_cast<size_t>(o.p - out->data()));
+}
+
+std::vector<uint8_t> PglzHistoryEncode(ByteView history, ByteView target) {
+  std::vector<uint8_t> out;
+  PglzHistoryEncodeInto(history, target, &out);
   return out;
 }
 

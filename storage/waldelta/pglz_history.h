@@ -31,7 +31,10 @@ namespace pgstore::waldelta {
 inline constexpr int kPglzHistoryMaxChain = 16;
 inline constexpr int kPglzHistoryGoodMatch = 64;
 
-// The pglz stream of `target` against `history`.
+// The pglz stream of `target` against `history`, into *out (its capacity reused: once the
+// per-thread work area and *out have grown, an encode allocates nothing and clears no table).
+void PglzHistoryEncodeInto(ByteView history, ByteView target, std::vector<uint8_t>* out);
+// As PglzHistoryEncodeInto, into a new vector.
 std::vector<uint8_t> PglzHistoryEncode(ByteView history, ByteView target);
 
 // Exactly target_len bytes from `body` against `history`. Corruption (pglz's messages) when the

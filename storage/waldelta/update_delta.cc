@@ -54,9 +54,12 @@ bool GeneralRecord(ByteView old_data, ByteView new_tuple, ByteView new_data, con
                    DeltaBody method, UpdateRecord* out) {
   const ByteView middle = new_data.Sub(ps.prefix, new_data.size - ps.prefix - ps.suffix);
   if (middle.size < kMinDeltaMiddle) return false;
-  const std::vector<uint8_t> body = method == DeltaBody::kPglzHistory
-                                        ? PglzHistoryEncode(old_data, middle)
-                                        : ChunkEncode(old_data, middle);
+  thread_local std::vector<uint8_t> body;  // reused: no allocation per update
+  if (method == DeltaBody::kPglzHistory) {
+    PglzHistoryEncodeInto(old_data, middle, &body);
+  } else {
+    ChunkEncodeInto(old_data, middle, &body);
+  }
   if (kDeltaHeaderSize + body.size() >= middle.size) return false;
   uint8_t delta_header[kDeltaHeaderSize] = {static_cast<uint8_t>(method)};
   StoreLE16(delta_header + 1, static_cast<uint16_t>(middle.size));

@@ -276,6 +276,27 @@ TEST(ChunkDeltaTest, PrependedByteStillMatchesTheOldChunks) {
   EXPECT_EQ(*back, target);
 }
 
+// The encoders keep their tables between calls without clearing them: what an earlier encode
+// left must not change a later one's output. The same pair is encoded after unrelated inputs of
+// other sizes (other table sizes) whose bytes would match it if they were still in the history.
+TEST(GeneralDeltaTest, EncodingIsIndependentOfEarlierEncodes) {
+  std::mt19937 rng(21);
+  const std::vector<uint8_t> old_data = Bytes(RandomText(&rng, 300));
+  std::vector<uint8_t> target = Bytes(RandomText(&rng, 200));
+  target.insert(target.end(), old_data.begin() + 50, old_data.begin() + 150);
+  const std::vector<uint8_t> pglz = PglzHistoryEncode(old_data, target);
+  const std::vector<uint8_t> chunk = ChunkEncode(old_data, target);
+  for (size_t earlier_size : {10, 300, 1000, 5000}) {
+    std::vector<uint8_t> earlier = target;  // the target's own bytes, in a longer history
+    const std::vector<uint8_t> filler = Bytes(RandomText(&rng, earlier_size));
+    earlier.insert(earlier.end(), filler.begin(), filler.end());
+    PglzHistoryEncode(earlier, filler);
+    EXPECT_EQ(PglzHistoryEncode(old_data, target), pglz) << earlier_size;
+    ChunkEncode(earlier, filler);
+    EXPECT_EQ(ChunkEncode(old_data, target), chunk) << earlier_size;
+  }
+}
+
 TEST(ChunkDeltaTest, BoundariesAreContentDefined) {
   std::mt19937 rng(9);
   const std::vector<uint8_t> s = Bytes(RandomText(&rng, 2000));
