@@ -14,8 +14,9 @@ namespace {
 // grown. The table has 2^bits lists, 9..12 bits by window size (as pglz scales its own). A list
 // head is a virtual position, base + window position; heads below this call's base are left from
 // earlier calls and mean "empty", so the table is never cleared between calls (only when the
-// base would wrap).
+// positions would pass kMaxBase, which keeps every head - base difference within int32_t).
 constexpr int kMaxHashBits = 12;
+constexpr uint32_t kMaxBase = uint32_t{1} << 31;
 struct Workspace {
   std::vector<uint8_t> window;
   std::vector<uint32_t> head = std::vector<uint32_t>(size_t{1} << kMaxHashBits, 0);
@@ -67,7 +68,7 @@ void PglzHistoryEncodeInto(ByteView history, ByteView target, std::vector<uint8_
   if (history.size > 0) std::memcpy(ws.window.data(), history.data, history.size);
   std::memcpy(ws.window.data() + history.size, target.data, target.size);
   const int bits = w < 256 ? 9 : w < 1024 ? 10 : w < 4096 ? 11 : kMaxHashBits;
-  if (ws.base > UINT32_MAX - w) {  // the virtual positions would wrap: start the table afresh
+  if (ws.base > kMaxBase - w) {  // start the table afresh before positions pass kMaxBase
     std::fill(ws.head.begin(), ws.head.end(), 0);
     ws.base = 1;
   }
@@ -84,10 +85,9 @@ void PglzHistoryEncodeInto(ByteView history, ByteView target, std::vector<uint8_
         uint32_t{win[pos]} | uint32_t{win[pos + 1]} << 8 | uint32_t{win[pos + 2]} << 16;
     return (v * 2654435761u) >> (32 - bits);
   };
-  // The newest window position in list h, or -1.
-  auto newest = [head, base](uint32_t h) {
-    return head[h] >= base ? static_cast<int32_t>(head[h] - base) : -1;
-  };
+  // The newest window position in list h, or a negative number for none: a head left by an
+  // earlier call is below base, and by at most kMaxBase, so the difference is negative.
+  auto newest = [head, base](uint32_t h) { return static_cast<int32_t>(head[h] - base); };
   auto insert = [&](size_t pos) {
     if (pos + 3 > w) return;
     const uint32_t h = hash3(pos);
