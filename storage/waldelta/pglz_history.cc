@@ -64,9 +64,10 @@ void PglzHistoryEncodeInto(ByteView history, ByteView target, std::vector<uint8_
   if (target.empty()) return;
   thread_local Workspace ws;
   const size_t w = history.size + target.size;
-  ws.window.resize(w);
+  ws.window.resize(w + 1);  // one byte of padding: hash3 loads 4 bytes to use 3
   if (history.size > 0) std::memcpy(ws.window.data(), history.data, history.size);
   std::memcpy(ws.window.data() + history.size, target.data, target.size);
+  ws.window[w] = 0;
   const int bits = w < 256 ? 9 : w < 1024 ? 10 : w < 4096 ? 11 : kMaxHashBits;
   if (ws.base > kMaxBase - w) {  // start the table afresh before positions pass kMaxBase
     std::fill(ws.head.begin(), ws.head.end(), 0);
@@ -80,9 +81,9 @@ void PglzHistoryEncodeInto(ByteView history, ByteView target, std::vector<uint8_
   const uint8_t* const win = ws.window.data();
   uint32_t* const head = ws.head.data();
   int32_t* const prev = ws.prev.data();
+  // The bytes at pos, pos + 1 and pos + 2 (pos + 3 <= w; the fourth byte loaded is masked off).
   auto hash3 = [win, bits](size_t pos) {
-    const uint32_t v =
-        uint32_t{win[pos]} | uint32_t{win[pos + 1]} << 8 | uint32_t{win[pos + 2]} << 16;
+    const uint32_t v = LoadLE32(win + pos) & 0xFFFFFF;
     return (v * 2654435761u) >> (32 - bits);
   };
   // The newest window position in list h, or a negative number for none: a head left by an

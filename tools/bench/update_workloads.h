@@ -27,6 +27,8 @@ namespace pgstore::bench {
 struct UpdatePair {
   std::vector<uint8_t> old_tuple;
   std::vector<uint8_t> new_tuple;
+  // The new row's values, parsed (nullopt = NULL): what heap_update forms new_tuple from.
+  std::vector<std::optional<std::vector<uint8_t>>> new_values;
 };
 
 struct UpdateWorkload {
@@ -111,8 +113,8 @@ inline tuple::TupleDesc UpdateWorkloadDesc(const UpdateWorkload& w) {
   return *tuple::TupleDesc::FromSchema(schema);
 }
 
-inline std::vector<uint8_t> FormRow(const tuple::TupleDesc& desc,
-                                    const std::vector<std::optional<std::string>>& row) {
+inline std::vector<std::optional<std::vector<uint8_t>>> ParseRow(
+    const tuple::TupleDesc& desc, const std::vector<std::optional<std::string>>& row) {
   std::vector<std::optional<std::vector<uint8_t>>> values;
   for (int i = 0; i < desc.natts(); ++i) {
     if (row[i]) {
@@ -121,7 +123,7 @@ inline std::vector<uint8_t> FormRow(const tuple::TupleDesc& desc,
       values.push_back(std::nullopt);
     }
   }
-  return *tuple::FormHeapTuple(desc, tuple::DatumsOf(values));
+  return values;
 }
 
 // `count` updates of the workload's shape, each of a different random row.
@@ -134,7 +136,10 @@ inline std::vector<UpdatePair> MakeUpdatePairs(const UpdateWorkload& w, size_t c
   for (size_t i = 0; i < count; ++i) {
     const auto old_row = w.old_row(&rng);
     const auto new_row = w.new_row(old_row, &rng);
-    pairs.push_back({FormRow(desc, old_row), FormRow(desc, new_row)});
+    std::vector<std::optional<std::vector<uint8_t>>> new_values = ParseRow(desc, new_row);
+    pairs.push_back({*tuple::FormHeapTuple(desc, tuple::DatumsOf(ParseRow(desc, old_row))),
+                     *tuple::FormHeapTuple(desc, tuple::DatumsOf(new_values)),
+                     std::move(new_values)});
   }
   return pairs;
 }

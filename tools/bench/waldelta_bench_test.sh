@@ -7,9 +7,9 @@ bin="$1"
 out=$("$bin" --updates 40 --reps 1 --case short-long 2>/dev/null)
 printf '%s\n' "$out" | awk '
   /^short-long, .*: 40 updates/ { cases++; next }
-  $1 == "none" && NF == 7 { none = $2; methods++; next }
-  $1 == "prefix-suffix" && NF == 7 { ps = $2; methods++; if (ps > none) { print "prefix-suffix > none"; bad = 1 } next }
-  ($1 == "pglz-history" || $1 == "chunk" || $1 == "auto") && NF == 7 {
+  $1 == "none" && NF == 10 { none = $2; methods++; next }
+  $1 == "prefix-suffix" && NF == 10 { ps = $2; methods++; if (ps > none) { print "prefix-suffix > none"; bad = 1 } next }
+  ($1 == "pglz-history" || $1 == "chunk" || $1 == "auto") && NF == 10 {
     methods++; if ($2 > ps) { print $1 " logs more than prefix-suffix: " $0; bad = 1 } next }
   END { if (cases != 2 || methods != 10) { print "cases " cases ", method rows " methods; bad = 1 } exit bad }'
 printf '%s\n' "$out" | grep -qx "all goals met" || { echo "goals line missing"; exit 1; }
