@@ -174,5 +174,22 @@ TEST(PglzEdgesTest, LimitOfHugeInputsMatchesPostgres) {
   }
 }
 
+// At exactly INT_MAX / 100 bytes the limit is still size * (100 - rate) / 100: at a rate of 0,
+// 21,474,836 bytes, where (size / 100) * 100 would be 36 bytes less. 19,064,247 random bytes then
+// zeros compress to 21,474,819 bytes (found by a search over the random part's length): inside
+// those 36 bytes, so compression succeeds only with the exact limit.
+TEST(PglzEdgesTest, LimitAtIntMaxOver100IsExact) {
+  const size_t size = INT_MAX / 100;
+  std::mt19937 rng(13);
+  std::vector<uint8_t> raw = RandomBytes(&rng, 19064247);
+  raw.resize(size, 0);
+  Strategy s = Always();
+  s.min_comp_rate = 0;
+  const std::optional<std::vector<uint8_t>> pg = PgPglzCompressBytes(raw, s);
+  ASSERT_TRUE(pg.has_value());
+  ASSERT_GE(pg->size(), (size / 100) * 100);  // the case is the one meant
+  EXPECT_EQ(Compress(ByteView(raw), s), pg);
+}
+
 }  // namespace
 }  // namespace pgstore::pglz
