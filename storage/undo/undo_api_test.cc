@@ -137,12 +137,39 @@ TEST(UndoLogApiTest, PointersThatAreNotRecordsOfTheLogAreInvalidArguments) {
   EXPECT_TRUE(log.Fetch(past_end).status().IsInvalidArgument());
   const UndoRecPtr inside = second + 1;  // in the middle of a record
   EXPECT_FALSE(log.Fetch(inside).ok());
-  EXPECT_NE(log.Prev(inside).status().message().find("does not lead to a record"),
+  EXPECT_NE(log.Prev(inside).status().message().find("is not the start of a record"),
             std::string::npos);
+  EXPECT_EQ(*log.Prev(log.insert_ptr()), second);  // from the end: the last record
   EXPECT_NE(log.SetProgress(second, 1).message().find("is not a transaction's first record"),
             std::string::npos);
   EXPECT_TRUE(log.SetProgress(first, 1).ok());
   EXPECT_EQ(log.Fetch(first)->transaction.progress, 1u);
+}
+
+// Prev of a pointer into the middle of a record is an InvalidArgument wherever it points (the two
+// bytes before it are no trailing length to follow).
+TEST(UndoLogApiTest, PrevOfAPointerInsideARecordIsInvalid) {
+  UndoLog log(2);
+  std::vector<UndoRecPtr> starts;
+  for (int i = 0; i < 4; ++i) starts.push_back(*log.Append(InsertRecord(9 + i / 2)));
+  const uint64_t first = UndoRecPtrOffset(starts[0]);
+  const uint64_t end = UndoRecPtrOffset(log.insert_ptr());
+  ASSERT_LT(end, kUndoPageSize);  // one page
+  for (uint64_t off = first; off <= end; ++off) {
+    const UndoRecPtr p = MakeUndoRecPtr(2, off);
+    const auto start = std::find(starts.begin(), starts.end(), p);
+    StatusOr<UndoRecPtr> prev = log.Prev(p);
+    if (start != starts.end() || off == end) {  // a record, or the end: the record before
+      ASSERT_TRUE(prev.ok()) << "offset " << off << ": " << prev.status().ToString();
+      EXPECT_EQ(*prev, start == starts.begin() ? kInvalidUndoRecPtr
+                       : start == starts.end() ? starts.back()
+                                               : *(start - 1));
+      continue;
+    }
+    ASSERT_TRUE(prev.status().IsInvalidArgument()) << "offset " << off;
+    EXPECT_NE(prev.status().message().find("is not the start of a record"), std::string::npos)
+        << "offset " << off << ": " << prev.status().ToString();
+  }
 }
 
 TEST(UndoLogApiTest, ARecordThatCannotBePackedIsNotAppended) {

@@ -101,17 +101,17 @@ StatusOr<UndoRecord> UndoLog::Fetch(UndoRecPtr p) const {
 StatusOr<UndoRecPtr> UndoLog::Prev(UndoRecPtr p) const {
   StatusOr<uint64_t> s = StreamOf(p);
   if (!s.ok()) return s.status();
-  if (*s == 0) return kInvalidUndoRecPtr;
-  if (*s < kTrailerSize || *s > stream_.size()) {
+  if (*s > stream_.size()) {
     return Status::InvalidArgument("undo pointer " + PtrText(p) + " outside the log");
   }
-  // UndoGetPrevRecordLen: the u16 just before the record (page headers are not in the stream).
-  const uint64_t prevlen = LoadLE16(&stream_[*s - kTrailerSize]);
-  if (prevlen > *s || !std::binary_search(starts_.begin(), starts_.end(), *s - prevlen)) {
-    return Status::Corruption("trailing length before " + PtrText(p) +
-                              " does not lead to a record");
+  if (*s < stream_.size() && !std::binary_search(starts_.begin(), starts_.end(), *s)) {
+    return Status::InvalidArgument("undo pointer " + PtrText(p) + " is not the start of a record");
   }
-  return PtrOfStream(*s - prevlen);
+  if (*s == 0) return kInvalidUndoRecPtr;
+  // UndoGetPrevRecordLen: the u16 just before the record (page headers are not in the stream).
+  // Every record of the log ends with its own length (Append packs it so, FromPages checks it), so
+  // it leads back to the previous record's start.
+  return PtrOfStream(*s - LoadLE16(&stream_[*s - kTrailerSize]));
 }
 
 Status UndoLog::WalkTransactionBackward(

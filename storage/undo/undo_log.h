@@ -66,7 +66,8 @@ class UndoLog {
 
   // The record at p. InvalidArgument if p is not a record of this log.
   StatusOr<UndoRecord> Fetch(UndoRecPtr p) const;
-  // The record before p, or kInvalidUndoRecPtr if p is the first.
+  // The record before p (a record of this log, or its end), or kInvalidUndoRecPtr if p is the
+  // first. InvalidArgument if p is neither.
   StatusOr<UndoRecPtr> Prev(UndoRecPtr p) const;
   // Calls fn on the transaction's records from `last` back to its first (the one with the
   // transaction part); stops early if fn returns false.
