@@ -4,7 +4,7 @@
 // 56-byte header for the Leaf's key byte per block and three vectors).
 //
 // Layout (one allocation of Bytes(), 4-aligned):
-//   header  BitmapLeaf (Node; size, pool_units: u32; present: u64[4]; rank: u8[4])
+//   header  BitmapLeaf (Node; size, pool_units: u32; rank: u8[4]; present: u64[4]), 48 bytes
 //   slots   u16[size], then one u16 of padding when size is odd
 //   pool    u32[pool_units]              offset_set.h entries, compact (no dead space)
 // Block suffix s is present when bit s % 64 of present[s / 64] is set; its slot is slots[rank[s /
@@ -33,8 +33,8 @@ inline unsigned PopCount64(uint64_t v) {
 struct BitmapLeaf : Node {
   uint32_t size;
   uint32_t pool_units;
+  uint8_t rank[4];  // before present: no padding, and not a trailing array (UBSan checks its bounds)
   uint64_t present[4];
-  uint8_t rank[4];
 
   // A frozen copy of `leaf` (the leaf is not changed). REQUIRES: leaf.depth == 3.
   static BitmapLeaf* Freeze(const Leaf& leaf);
@@ -60,6 +60,7 @@ struct BitmapLeaf : Node {
   // The layout invariants above (the slots are then checked as a Leaf's).
   Status ValidateLayout() const;
 };
+static_assert(sizeof(BitmapLeaf) == 48, "the header layout above");
 
 }  // namespace pgstore::tidstore::internal
 
