@@ -88,9 +88,10 @@ TEST(PglzEdgesTest, HashTableSizeStepsMatchPostgres) {
 // with good_match (17 vs 16 and 18 bytes, 273 vs 272 and 271) and on random words.
 TEST(PglzEdgesTest, StrategyClampsMatchPostgres) {
   std::vector<std::vector<uint8_t>> inputs = {
-      Ladder(1, {30, 16}),        Ladder(2, {30, 17}),   Ladder(3, {30, 18}),
-      Ladder(4, {273, 272, 100}), Ladder(5, {273, 271}), Ladder(6, {40, 20, 19, 18, 17, 16, 3}),
-      Words(7, 200),              Words(8, 3000)};
+      Ladder(1, {30, 16}),   Ladder(2, {30, 17}),
+      Ladder(3, {30, 18}),   Ladder(4, {273, 272, 100}),
+      Ladder(5, {273, 271}), Ladder(6, {40, 20, 19, 18, 17, 16, 3}),
+      Words(7, 200),         Words(8, 3000)};
   for (size_t i = 0; i < inputs.size(); ++i) {
     for (int good : {1, 16, 17, 18, 19, 100, 271, 272, 273, 274, 1000}) {
       for (int drop : {-5, -1, 0, 1, 2, 50, 94, 95, 99, 100, 101, 150}) {
@@ -152,8 +153,8 @@ TEST(PglzEdgesTest, LimitOfHugeInputsMatchesPostgres) {
     int rate;
   };
   // Outputs: about 10,950,000, 11,050,000 and 1,400,000 bytes.
-  for (const Case& c : {Case{22000000, 9607000, 50}, Case{22000000, 9697000, 50},
-                        Case{21600000, 1000000, 0}}) {
+  for (const Case& c :
+       {Case{22000000, 9607000, 50}, Case{22000000, 9697000, 50}, Case{21600000, 1000000, 0}}) {
     std::mt19937 rng(12);
     std::vector<uint8_t> raw = RandomBytes(&rng, c.random);
     raw.resize(c.size, 0);

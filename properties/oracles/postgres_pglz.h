@@ -58,8 +58,7 @@ std::optional<std::vector<uint8_t>> PgPglzCompressBytes(const std::vector<uint8_
                                                         const StrategyT& s) {
   std::vector<uint8_t> out(raw.size() + 4);
   const PgPglzStrategy pg = ToPgPglzStrategy(s);
-  const int32_t n =
-      PgPglzCompress(raw.data(), static_cast<int32_t>(raw.size()), out.data(), &pg);
+  const int32_t n = PgPglzCompress(raw.data(), static_cast<int32_t>(raw.size()), out.data(), &pg);
   if (n < 0) return std::nullopt;
   out.resize(n);
   return out;

@@ -33,7 +33,8 @@ inline unsigned PopCount64(uint64_t v) {
 struct BitmapLeaf : Node {
   uint32_t size;
   uint32_t pool_units;
-  uint8_t rank[4];  // before present: no padding, and not a trailing array (UBSan checks its bounds)
+  uint8_t
+      rank[4];  // before present: no padding, and not a trailing array (UBSan checks its bounds)
   uint64_t present[4];
 
   // A frozen copy of `leaf` (the leaf is not changed). REQUIRES: leaf.depth == 3.

@@ -59,8 +59,7 @@ struct Timings {
 // One timed pass of `updates` encodes, one of as many decodes, and one of as many whole updates.
 Timings RunOnce(const tuple::TupleDesc& desc, const std::vector<bench::UpdatePair>& pairs,
                 const std::vector<std::vector<tuple::Datum>>& new_datums,
-                const std::vector<waldelta::UpdateRecord>& records, DeltaMethod m,
-                size_t updates) {
+                const std::vector<waldelta::UpdateRecord>& records, DeltaMethod m, size_t updates) {
   Timings t;
   size_t sink = 0;
   const waldelta::RedoHeader header{1000, 0, 0, 1};
@@ -88,9 +87,9 @@ Timings RunOnce(const tuple::TupleDesc& desc, const std::vector<bench::UpdatePai
     const size_t k = i % pairs.size();
     (void)tuple::FormHeapTupleInto(desc, new_datums[k], {}, &new_tuple);
     (void)waldelta::EncodeUpdateInto(pairs[k].old_tuple, new_tuple, m, true, &record, &budget);
-    sink += waldelta::ReconstructNewTuple(pairs[k].old_tuple, record.flags, record.block_data,
-                                          header)
-                ->size();
+    sink +=
+        waldelta::ReconstructNewTuple(pairs[k].old_tuple, record.flags, record.block_data, header)
+            ->size();
   }
   t.update_ns = watch.Nanoseconds() / updates;
   bench::KeepAlive(sink);
@@ -268,7 +267,9 @@ int main(int argc, char** argv) {
     const bool met = ratio <= kGeneralEncodeGoal;
     std::printf("  %-30s %-13s %7.1f bytes %9.1f ns %7.2fx  %s\n", name.c_str(),
                 pglz_best ? "pglz-history" : "chunk", best.bytes, best.encode_ns, ratio,
-                !judged ? "(not judged: too few updates)" : met ? "met" : "GOAL NOT MET");
+                !judged ? "(not judged: too few updates)"
+                : met   ? "met"
+                        : "GOAL NOT MET");
     if (judged && !met) goals_met = false;
   }
   if (all.count(kNothingMatches) > 0) {
