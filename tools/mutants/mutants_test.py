@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tools/mutants finds mutants only in code (not in comments, strings, template brackets,
 #include lines or static_assert), applying then reverting one leaves the file as it was, and
-the list of equivalent mutants is read one reason per line, for one id or several."""
+the list of equivalent mutants is read one reason per line, for one id or several, and a
+mutant's id survives edits to other lines."""
 import importlib.machinery
 import importlib.util
 import os
@@ -62,6 +63,21 @@ class MutantsTest(unittest.TestCase):
             with open(self.path) as f:
                 self.assertEqual(f.read(), SOURCE)
 
+    def test_ids_follow_the_line_text_not_its_number(self):
+        before = {(m["line"], m["col"], m["new"]): m["id"] for m in mutants.mutants_of(self.path)}
+        lines = SOURCE.split("\n")
+        lines.insert(4, "  int unused = 0;")        # a line above moves everything down
+        lines.insert(9, "  total += 3;")            # the same text again
+        with open(self.path, "w") as f:
+            f.write("\n".join(lines))
+        after = mutants.mutants_of(self.path)
+        moved = {(m["line"] - 1, m["col"], m["new"]): m["id"] for m in after if m["line"] in (7, 8)}
+        self.assertEqual(moved, {k: v for k, v in before.items() if k[0] in (6, 7)})
+        repeats = [m["id"] for m in after if m["kind"] == "delete" and m["old"].strip() == "total += 3;"]
+        self.assertEqual(len(set(repeats)), 2)
+        rows = [{"id": m["id"], "line": 0} for m in after]
+        self.assertEqual([r["line"] for r in mutants.still_current(rows, after)],
+                         [m["line"] for m in after])
 
     def test_equivalent_list_gives_every_id_its_reason(self):
         path = os.path.join(self.dir, "equivalent.md")
