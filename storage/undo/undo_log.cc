@@ -21,8 +21,7 @@ size_t TransactionPartOffset(uint8_t info) {
 }  // namespace
 
 UndoRecPtr UndoLog::PtrOfStream(uint64_t s) const {
-  return MakeUndoRecPtr(
-      logno_, (s / kUndoPageUsable) * kUndoPageSize + kUndoPageHeaderSize + s % kUndoPageUsable);
+  return MakeUndoRecPtr(logno_, UndoLogOffsetOfStream(s));
 }
 
 StatusOr<uint64_t> UndoLog::StreamOf(UndoRecPtr p) const {
@@ -64,7 +63,7 @@ StatusOr<UndoRecPtr> UndoLog::Append(UndoRecord r) {
     r.transaction.next = kInvalidUndoRecPtr;
   }
   const uint64_t s = stream_.size();
-  if (PtrOfStream(s) > MakeUndoRecPtr(logno_, kMaxUndoLogOffset - kUndoPageSize)) {
+  if (!UndoLogFits(s + PackedSize(r))) {
     return Status::InvalidArgument("undo log " + std::to_string(logno_) + " is full");
   }
   PGSTORE_RETURN_IF_ERROR(PackUndoRecord(r, &stream_));
@@ -216,14 +215,19 @@ StatusOr<UndoLog> UndoLog::FromPages(uint32_t logno, const std::vector<UndoPage>
     }
     StatusOr<UndoRecord> r = UnpackUndoRecord(rest.Sub(0, *len));
     if (!r.ok()) return Status::Corruption(at + ": " + r.status().message());
-    if (r->has_transaction || !log.has_last_xid_ || r->xid != log.last_xid_) {
-      if (!r->has_transaction) {
-        return Status::Corruption(at + " starts transaction " + std::to_string(r->xid) +
-                                  " without a transaction part");
-      }
-      log.last_txn_first_ = s;
+    // As Append writes them: a record has a transaction part exactly when it starts a
+    // transaction (a backward walk stops at the part, so a stray one would cut a rollback short).
+    const bool starts_transaction = !log.has_last_xid_ || r->xid != log.last_xid_;
+    if (starts_transaction && !r->has_transaction) {
+      return Status::Corruption(at + " starts transaction " + std::to_string(r->xid) +
+                                " without a transaction part");
     }
-    if (r->has_transaction) {
+    if (!starts_transaction && r->has_transaction) {
+      return Status::Corruption(at + " has a transaction part inside transaction " +
+                                std::to_string(r->xid));
+    }
+    if (starts_transaction) {
+      log.last_txn_first_ = s;
       txn_firsts.push_back(s);
       if (r->transaction.next != kInvalidUndoRecPtr &&
           UndoRecPtrLogNo(r->transaction.next) == logno) {
@@ -247,8 +251,8 @@ StatusOr<UndoLog> UndoLog::FromPages(uint32_t logno, const std::vector<UndoPage>
                                 " is not a transaction's first record");
     }
   }
-  // Continuation flags must agree with where records start.
-  for (size_t i = 1; i < continues.size(); ++i) {
+  // Continuation flags must agree with where records start (the first page continues nothing).
+  for (size_t i = 0; i < continues.size(); ++i) {
     const uint64_t begin = i * kUndoPageUsable;
     if (begin >= log.stream_.size()) break;
     const bool starts_here = std::binary_search(log.starts_.begin(), log.starts_.end(), begin);

@@ -20,7 +20,8 @@
 // while appending leaves, and the log ends before it (not corruption), but only if its bytes so
 // far are a well-formed start of a record (DeclaredRecordLength) and every page it runs on to is
 // flagged as continuing a record. Everything else is Corruption: a complete record that does not
-// unpack, a continuation flag that disagrees with where records start, a blkprev (within this
+// unpack, a transaction part on any record but a transaction's first (or a first without one), a
+// continuation flag that disagrees with where records start, a blkprev (within this
 // log) that is not an earlier record, a transaction's next pointer that does not point forward or
 // points inside the log at anything but a transaction's first record.
 #ifndef PGSTORE_STORAGE_UNDO_UNDO_LOG_H_
@@ -52,6 +53,16 @@ inline UndoRecPtr MakeUndoRecPtr(uint32_t logno, uint64_t offset) {
 inline uint32_t UndoRecPtrLogNo(UndoRecPtr p) { return static_cast<uint32_t>(p >> 40); }
 inline uint64_t UndoRecPtrOffset(UndoRecPtr p) { return p & kMaxUndoLogOffset; }
 
+// The log offset of byte s of the record stream (page headers counted in). May exceed
+// kMaxUndoLogOffset: a log is full when its stream's end would (UndoLogFits).
+inline uint64_t UndoLogOffsetOfStream(uint64_t s) {
+  return (s / kUndoPageUsable) * kUndoPageSize + kUndoPageHeaderSize + s % kUndoPageUsable;
+}
+// Whether a log whose records take `stream_bytes` bytes still ends within the 40-bit offset.
+inline bool UndoLogFits(uint64_t stream_bytes) {
+  return UndoLogOffsetOfStream(stream_bytes) <= kMaxUndoLogOffset;
+}
+
 using UndoPage = std::array<uint8_t, kUndoPageSize>;
 
 class UndoLog {
@@ -61,7 +72,8 @@ class UndoLog {
   // Appends a record and returns its pointer. The first record of a transaction (an xid other
   // than the previous record's) gets a transaction part (its dbid and xidepoch from
   // r.transaction, progress 0, next 0), and the previous transaction's `next` is set to it; any
-  // other record loses a transaction part it had. InvalidArgument as PackUndoRecord.
+  // other record loses a transaction part it had. InvalidArgument as PackUndoRecord, or when the
+  // record would end past the log's 40-bit offset (the log is full; nothing is appended).
   StatusOr<UndoRecPtr> Append(UndoRecord r);
 
   // The record at p. InvalidArgument if p is not a record of this log.

@@ -142,7 +142,7 @@ StatusOr<size_t> DeclaredRecordLength(ByteView head) {
 
 Status PackUndoRecord(const UndoRecord& r, std::vector<uint8_t>* out) {
   PGSTORE_RETURN_IF_ERROR(CheckShape(r));
-  if (r.payload.size() > 0xFFFF || r.tuple.size() > 0xFFFF || PackedSize(r) > kMaxRecordSize) {
+  if (PackedSize(r) > kMaxRecordSize) {  // so the u16 lengths below hold their parts too
     return Status::InvalidArgument("undo record larger than 64 KB");
   }
   const uint8_t info = r.Info();
