@@ -9,6 +9,7 @@ from .common import ROOT, ToolError
 
 STATUS = re.compile(r"^(//\S+)\s+(?:\(cached\) )?(PASSED|FAILED TO BUILD|FAILED|TIMEOUT|FLAKY|"
                     r"NO STATUS|INCOMPLETE)", re.M)
+PASSED_IN = re.compile(r"^(//\S+)\s+(?:\(cached\) )?PASSED in ([\d.]+)s", re.M)
 
 
 def copy_worktree(dest):
@@ -24,10 +25,12 @@ def copy_worktree(dest):
         raise ToolError(f"copying the working tree to {dest} failed: {e}")
 
 
-def bazel_test(tree, targets, flags=()):
+def bazel_test(tree, targets, flags=(), details=None):
     """`bazel test --keep_going` of targets in tree. Returns (failing, unbuilt, first_error): the
     test targets that ran and failed (FAILED, TIMEOUT or FLAKY), whether anything did not build
-    or run (a build error, FAILED TO BUILD, NO STATUS, INCOMPLETE), and the first error line."""
+    or run (a build error, FAILED TO BUILD, NO STATUS, INCOMPLETE), and the first error line.
+    A dict passed as `details` gets "timed_out" (the failing targets that were TIMEOUTs) and
+    "seconds" (how long each passing target ran)."""
     cmd = ["bazel", "test", "--keep_going", "--test_summary=short", *flags, "--", *targets]
     r = subprocess.run(cmd, cwd=tree, capture_output=True, text=True)
     out = r.stdout + r.stderr
@@ -37,13 +40,19 @@ def bazel_test(tree, targets, flags=()):
                or (r.returncode != 0 and not failing))
     first = next((l.strip() for l in out.splitlines() if "error:" in l or l.startswith("ERROR:")),
                  "")
+    if details is not None:
+        details["timed_out"] = sorted({t for t, s in status if s == "TIMEOUT"})
+        details["seconds"] = {t: float(sec) for t, sec in PASSED_IN.findall(out)}
     return failing, unbuilt, first
 
 
 def require_green(tree, targets, flags=(), what="the scratch tree"):
     """Runs the targets in the unchanged tree and raises ToolError naming what fails: a test that
-    fails before any change is made would be credited with every detection."""
-    failing, unbuilt, first = bazel_test(tree, targets, flags)
+    fails before any change is made would be credited with every detection. Returns how long each
+    target ran (seconds)."""
+    details = {}
+    failing, unbuilt, first = bazel_test(tree, targets, flags, details)
     if failing or unbuilt:
         raise ToolError(f"{what} fails before any change ({' '.join(flags) or 'default config'}): "
                         + (", ".join(failing) if failing else first or "a target did not build"))
+    return details["seconds"]
