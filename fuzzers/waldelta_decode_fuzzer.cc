@@ -78,10 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const bool encodable = waldelta::UserData(p.First()).ok() &&
                            waldelta::UserData(p.Second()).ok() &&
                            p.second.size() <= waldelta::kMaxHeapTupleSize;
-    for (waldelta::DeltaMethod m :
-         {waldelta::DeltaMethod::kNone, waldelta::DeltaMethod::kPrefixSuffix,
-          waldelta::DeltaMethod::kPglzHistory, waldelta::DeltaMethod::kChunk,
-          waldelta::DeltaMethod::kAuto}) {
+    for (waldelta::DeltaMethod m : waldelta::kAllDeltaMethods) {
       StatusOr<waldelta::UpdateRecord> r = waldelta::EncodeUpdate(p.First(), p.Second(), m);
       FUZZ_ASSERT(r.ok() == encodable);
       if (!r.ok()) {

@@ -17,10 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 20000) return 0;
   const fuzz::UpdatePairInput u = fuzz::DecodeUpdatePair(data, size);
   const size_t none_size = waldelta::kSizeOfHeapHeader + u.new_tuple.size() - 23;
-  for (waldelta::DeltaMethod m :
-       {waldelta::DeltaMethod::kNone, waldelta::DeltaMethod::kPrefixSuffix,
-        waldelta::DeltaMethod::kPglzHistory, waldelta::DeltaMethod::kChunk,
-        waldelta::DeltaMethod::kAuto}) {
+  for (waldelta::DeltaMethod m : waldelta::kAllDeltaMethods) {
     StatusOr<waldelta::UpdateRecord> r = waldelta::EncodeUpdate(u.old_tuple, u.new_tuple, m);
     FUZZ_ASSERT(r.ok());
     FUZZ_ASSERT(r->block_data.size() <= none_size);

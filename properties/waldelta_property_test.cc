@@ -17,8 +17,6 @@ namespace {
 
 using waldelta::DeltaMethod;
 
-const DeltaMethod kMethods[] = {DeltaMethod::kNone, DeltaMethod::kPrefixSuffix,
-                                DeltaMethod::kPglzHistory, DeltaMethod::kChunk, DeltaMethod::kAuto};
 const waldelta::RedoHeader kRedo{4242, 7, 0x01020304, 11};
 const models::ModelRedoHeader kModelRedo{4242, 7, 0x01020304, 11};
 
@@ -36,7 +34,7 @@ size_t NoneSize(const std::vector<uint8_t>& new_tuple) {
 
 RC_GTEST_PROP(WalDeltaProperty, EveryMethodRoundTripsWithinTheWholeTupleSize, ()) {
   const generators::UpdateCase u = *generators::genUpdateCase();
-  for (DeltaMethod m : kMethods) {
+  for (DeltaMethod m : waldelta::kAllDeltaMethods) {
     StatusOr<waldelta::UpdateRecord> r = waldelta::EncodeUpdate(u.old_tuple, u.new_tuple, m);
     RC_ASSERT(r.ok());
     StatusOr<std::vector<uint8_t>> back =
@@ -68,14 +66,15 @@ RC_GTEST_PROP(WalDeltaProperty, GeneralMethodsNeverLogMoreThanPrefixSuffix, ()) 
   const generators::UpdateCase u = *generators::genUpdateCase();
   const size_t ps = waldelta::EncodeUpdate(u.old_tuple, u.new_tuple, DeltaMethod::kPrefixSuffix)
                         ->block_data.size();
-  for (DeltaMethod m : {DeltaMethod::kPglzHistory, DeltaMethod::kChunk, DeltaMethod::kAuto}) {
+  for (DeltaMethod m : {DeltaMethod::kPglzHistory, DeltaMethod::kPglzAligned, DeltaMethod::kChunk,
+                        DeltaMethod::kAuto}) {
     RC_ASSERT(waldelta::EncodeUpdate(u.old_tuple, u.new_tuple, m)->block_data.size() <= ps);
   }
 }
 
 RC_GTEST_PROP(WalDeltaProperty, EncodersAreDeterministic, ()) {
   const generators::UpdateCase u = *generators::genUpdateCase();
-  for (DeltaMethod m : kMethods) {
+  for (DeltaMethod m : waldelta::kAllDeltaMethods) {
     const waldelta::UpdateRecord a = *waldelta::EncodeUpdate(u.old_tuple, u.new_tuple, m);
     const waldelta::UpdateRecord b = *waldelta::EncodeUpdate(u.old_tuple, u.new_tuple, m);
     RC_ASSERT(a.flags == b.flags);

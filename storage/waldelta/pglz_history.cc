@@ -6,6 +6,7 @@
 
 #include "storage/pglz/decompress.h"
 #include "storage/pglz/pglz_format.h"
+#include "storage/waldelta/pglz_writer.h"
 
 namespace pgstore::waldelta {
 namespace {
@@ -22,39 +23,6 @@ struct Workspace {
   std::vector<uint32_t> head = std::vector<uint32_t>(size_t{1} << kMaxHashBits, 0);
   std::vector<int32_t> prev;
   uint32_t base = 1;
-};
-
-// pglz's output into a buffer of sufficient size: control bytes, each followed by the items its
-// bits describe (LSB first).
-struct PglzOut {
-  uint8_t* p;
-  uint8_t* ctrl;
-  int bit = pglz::kItemsPerControlByte;
-
-  void Item(bool tag) {
-    if (bit == pglz::kItemsPerControlByte) {
-      ctrl = p++;
-      *ctrl = 0;
-      bit = 0;
-    }
-    if (tag) *ctrl |= static_cast<uint8_t>(1u << bit);
-    ++bit;
-  }
-  void Literal(uint8_t b) {
-    Item(false);
-    *p++ = b;
-  }
-  void Tag(int len, int off) {
-    Item(true);
-    if (len > pglz::kMaxShortTagMatch) {
-      *p++ = static_cast<uint8_t>(((off & 0xf00) >> 4) | 0x0f);
-      *p++ = static_cast<uint8_t>(off & 0xff);
-      *p++ = static_cast<uint8_t>(len - 18);
-    } else {
-      *p++ = static_cast<uint8_t>(((off & 0xf00) >> 4) | (len - 3));
-      *p++ = static_cast<uint8_t>(off & 0xff);
-    }
-  }
 };
 
 }  // namespace
@@ -98,7 +66,7 @@ void PglzHistoryEncodeInto(ByteView history, ByteView target, std::vector<uint8_
   for (size_t pos = 0; pos < history.size; ++pos) insert(pos);
 
   out->resize(target.size + (target.size + 7) / 8);  // all literals: a control byte per 8
-  PglzOut o{out->data(), nullptr};
+  PglzWriter o{out->data()};
   size_t pos = history.size;
   while (pos < w) {
     int best_len = 0, best_off = 0;

@@ -7,6 +7,7 @@
 
 #include "storage/pglz/pglz_format.h"
 #include "storage/waldelta/chunk_delta.h"
+#include "storage/waldelta/pglz_aligned.h"
 #include "storage/waldelta/pglz_history.h"
 
 namespace pgstore::waldelta {
@@ -49,19 +50,26 @@ void PrefixSuffixRecord(ByteView new_tuple, ByteView new_data, const PrefixSuffi
   BuildRecord(new_tuple, ps, {middle}, &out->block_data);
 }
 
+// The general encoders; both pglz ones write a pglz-history body.
+enum class GeneralEncoder { kPglzHistory, kPglzAligned, kChunk };
+
 // The general delta's record, or nothing when its body would not be smaller than the middle.
 bool GeneralRecord(ByteView old_data, ByteView new_tuple, ByteView new_data, const PrefixSuffix& ps,
-                   DeltaBody method, UpdateRecord* out) {
+                   GeneralEncoder encoder, UpdateRecord* out) {
   const ByteView middle = new_data.Sub(ps.prefix, new_data.size - ps.prefix - ps.suffix);
   if (middle.size < kMinDeltaMiddle) return false;
   thread_local std::vector<uint8_t> body;  // reused: no allocation per update
-  if (method == DeltaBody::kPglzHistory) {
+  DeltaBody kind = DeltaBody::kPglzHistory;
+  if (encoder == GeneralEncoder::kPglzHistory) {
     PglzHistoryEncodeInto(old_data, middle, &body);
+  } else if (encoder == GeneralEncoder::kPglzAligned) {
+    if (!PglzAlignedEncodeInto(old_data, middle, ps.prefix, ps.suffix, &body)) return false;
   } else {
+    kind = DeltaBody::kChunk;
     ChunkEncodeInto(old_data, middle, &body);
   }
   if (kDeltaHeaderSize + body.size() >= middle.size) return false;
-  uint8_t delta_header[kDeltaHeaderSize] = {static_cast<uint8_t>(method)};
+  uint8_t delta_header[kDeltaHeaderSize] = {static_cast<uint8_t>(kind)};
   StoreLE16(delta_header + 1, static_cast<uint16_t>(middle.size));
   out->flags = ElisionFlags(ps) | kFlagPgstoreDelta;
   BuildRecord(new_tuple, ps, {ByteView(delta_header, kDeltaHeaderSize), ByteView(body)},
@@ -108,6 +116,8 @@ const char* DeltaMethodName(DeltaMethod m) {
       return "prefix-suffix";
     case DeltaMethod::kPglzHistory:
       return "pglz-history";
+    case DeltaMethod::kPglzAligned:
+      return "pglz-aligned";
     case DeltaMethod::kChunk:
       return "chunk";
     case DeltaMethod::kAuto:
@@ -117,12 +127,12 @@ const char* DeltaMethodName(DeltaMethod m) {
 }
 
 StatusOr<DeltaMethod> ParseDeltaMethod(const std::string& name) {
-  for (DeltaMethod m : {DeltaMethod::kNone, DeltaMethod::kPrefixSuffix, DeltaMethod::kPglzHistory,
-                        DeltaMethod::kChunk, DeltaMethod::kAuto}) {
+  for (DeltaMethod m : kAllDeltaMethods) {
     if (name == DeltaMethodName(m)) return m;
   }
-  return Status::InvalidArgument("unknown delta method '" + name +
-                                 "' (none, prefix-suffix, pglz-history, chunk, auto)");
+  return Status::InvalidArgument(
+      "unknown delta method '" + name +
+      "' (none, prefix-suffix, pglz-history, pglz-aligned, chunk, auto)");
 }
 
 // log_heap_update's byte loops, eight bytes at a time: the same lengths.
@@ -194,11 +204,14 @@ Status EncodeUpdateInto(ByteView old_tuple, ByteView new_tuple, DeltaMethod meth
     try_chunk = old_data->size > pglz::kMaxOffset;
   }
   // A general record exists only when smaller than the prefix-suffix one; the smaller wins.
-  bool found =
-      try_pglz && GeneralRecord(*old_data, new_tuple, *new_data, ps, DeltaBody::kPglzHistory, out);
+  bool found = try_pglz && GeneralRecord(*old_data, new_tuple, *new_data, ps,
+                                         GeneralEncoder::kPglzHistory, out);
+  if (method == DeltaMethod::kPglzAligned) {
+    found = GeneralRecord(*old_data, new_tuple, *new_data, ps, GeneralEncoder::kPglzAligned, out);
+  }
   if (try_chunk) {
     UpdateRecord chunk;
-    if (GeneralRecord(*old_data, new_tuple, *new_data, ps, DeltaBody::kChunk, &chunk) &&
+    if (GeneralRecord(*old_data, new_tuple, *new_data, ps, GeneralEncoder::kChunk, &chunk) &&
         (!found || chunk.block_data.size() < out->block_data.size())) {
       *out = std::move(chunk);
       found = true;

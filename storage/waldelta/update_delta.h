@@ -4,6 +4,8 @@
 //   prefix-suffix  PostgreSQL 15's log_heap_update: the user data's common prefix and suffix
 //                  (each used only if at least 3 bytes; the suffix never overlaps the prefix)
 //   pglz-history   prefix-suffix, then the remaining middle as a pglz_history.h delta
+//   pglz-aligned   the same body, found by pglz_aligned.h's encoder (the old tuple's layout
+//                  followed, nothing indexed): cheaper, and it misses matches that moved far
 //   chunk          prefix-suffix, then the middle as a chunk_delta.h delta
 //   auto           prefix-suffix; then, if the middle is at least kMinDeltaMiddle bytes and there
 //                  is cheap evidence of shared bytes (the null bitmap changed, or one of the two
@@ -34,12 +36,16 @@
 
 namespace pgstore::waldelta {
 
-enum class DeltaMethod { kNone, kPrefixSuffix, kPglzHistory, kChunk, kAuto };
+enum class DeltaMethod { kNone, kPrefixSuffix, kPglzHistory, kPglzAligned, kChunk, kAuto };
+inline constexpr DeltaMethod kAllDeltaMethods[] = {
+    DeltaMethod::kNone,        DeltaMethod::kPrefixSuffix, DeltaMethod::kPglzHistory,
+    DeltaMethod::kPglzAligned, DeltaMethod::kChunk,        DeltaMethod::kAuto};
 
 inline constexpr size_t kMinDeltaMiddle = 16;
 
 const char* DeltaMethodName(DeltaMethod m);
-// "none", "prefix-suffix", "pglz-history", "chunk", "auto"; InvalidArgument otherwise.
+// "none", "prefix-suffix", "pglz-history", "pglz-aligned", "chunk", "auto"; InvalidArgument
+// otherwise.
 StatusOr<DeltaMethod> ParseDeltaMethod(const std::string& name);
 
 struct UpdateRecord {

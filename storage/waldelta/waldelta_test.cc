@@ -14,10 +14,6 @@
 namespace pgstore::waldelta {
 namespace {
 
-const DeltaMethod kAllMethods[] = {DeltaMethod::kNone, DeltaMethod::kPrefixSuffix,
-                                   DeltaMethod::kPglzHistory, DeltaMethod::kChunk,
-                                   DeltaMethod::kAuto};
-
 std::vector<uint8_t> Bytes(const std::string& s) {
   return std::vector<uint8_t>(s.begin(), s.end());
 }
@@ -111,7 +107,7 @@ TEST(UpdateRecordTest, EveryMethodRoundTrips) {
        Tuple(1, long_a.substr(0, 100) + "ins" + long_a.substr(100, 200), long_b.substr(0, 199))},
   };
   for (const auto& [o, n] : cases) {
-    for (DeltaMethod m : kAllMethods) ExpectRoundTrip(o, n, m);
+    for (DeltaMethod m : kAllDeltaMethods) ExpectRoundTrip(o, n, m);
   }
 }
 
@@ -124,7 +120,8 @@ TEST(UpdateRecordTest, GeneralEncodersFindDataThatMoved) {
   const std::vector<uint8_t> new_tuple = Tuple(2, "!" + a, b + "!");
   const size_t plain =
       EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kPrefixSuffix)->block_data.size();
-  for (DeltaMethod m : {DeltaMethod::kPglzHistory, DeltaMethod::kChunk}) {
+  for (DeltaMethod m :
+       {DeltaMethod::kPglzHistory, DeltaMethod::kPglzAligned, DeltaMethod::kChunk}) {
     StatusOr<UpdateRecord> r = EncodeUpdate(old_tuple, new_tuple, m);
     ASSERT_TRUE(r.ok());
     EXPECT_TRUE(r->flags & kFlagPgstoreDelta) << DeltaMethodName(m);

@@ -9,9 +9,9 @@ printf '%s\n' "$out" | awk '
   /^short-long, .*: 40 updates/ { cases++; next }
   $1 == "none" && NF == 10 { none = $2; methods++; next }
   $1 == "prefix-suffix" && NF == 10 { ps = $2; methods++; if (ps > none) { print "prefix-suffix > none"; bad = 1 } next }
-  ($1 == "pglz-history" || $1 == "chunk" || $1 == "auto") && NF == 10 {
+  ($1 == "pglz-history" || $1 == "pglz-aligned" || $1 == "chunk" || $1 == "auto") && NF == 10 {
     methods++; if ($2 > ps) { print $1 " logs more than prefix-suffix: " $0; bad = 1 } next }
-  END { if (cases != 2 || methods != 10) { print "cases " cases ", method rows " methods; bad = 1 } exit bad }'
+  END { if (cases != 2 || methods != 12) { print "cases " cases ", method rows " methods; bad = 1 } exit bad }'
 printf '%s\n' "$out" | grep -qx "all goals met" || { echo "goals line missing"; exit 1; }
 if "$bin" --case nosuch 2>/dev/null; then echo "unknown case accepted"; exit 1; fi
 if "$bin" --updates 0 2>/dev/null; then echo "--updates 0 accepted"; exit 1; fi

@@ -1,0 +1,148 @@
+// pglz-aligned finds what an UPDATE leaves where the old tuple had it: columns unchanged in
+// place, columns shifted by a dropped or added column (ahead and back), the old data's end
+// aligned with the new data's; it gives up early when nothing matches, never reaches past
+// pglz's 4095-byte offsets, and its body always decodes with PglzHistoryDecode.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "storage/waldelta/pglz_aligned.h"
+#include "storage/waldelta/pglz_history.h"
+
+namespace pgstore::waldelta {
+namespace {
+
+std::vector<uint8_t> RandomBytes(std::mt19937* rng, size_t n) {
+  std::vector<uint8_t> v(n);
+  for (uint8_t& b : v) b = static_cast<uint8_t>((*rng)());
+  return v;
+}
+
+// Encodes new_data[prefix, size - suffix) against old_data and checks it decodes back; the body.
+std::vector<uint8_t> EncodeAndCheck(const std::vector<uint8_t>& old_data,
+                                    const std::vector<uint8_t>& new_data, size_t prefix,
+                                    size_t suffix, bool* matched) {
+  const ByteView target(new_data.data() + prefix, new_data.size() - prefix - suffix);
+  std::vector<uint8_t> body;
+  *matched = PglzAlignedEncodeInto(ByteView(old_data), target, prefix, suffix, &body);
+  if (*matched) {
+    StatusOr<std::vector<uint8_t>> back = PglzHistoryDecode(ByteView(old_data), body, target.size);
+    EXPECT_TRUE(back.ok()) << back.status().ToString();
+    if (back.ok()) EXPECT_EQ(*back, std::vector<uint8_t>(target.begin(), target.end()));
+  }
+  return body;
+}
+
+// 100 four-byte columns; `change(i, &col)` edits column i of the new row (false drops it).
+template <typename Change>
+std::pair<std::vector<uint8_t>, std::vector<uint8_t>> Rows(std::mt19937* rng, Change change) {
+  std::vector<uint8_t> old_data, new_data;
+  for (int i = 0; i < 100; ++i) {
+    std::vector<uint8_t> col = RandomBytes(rng, 4);
+    old_data.insert(old_data.end(), col.begin(), col.end());
+    if (change(i, &col, rng)) new_data.insert(new_data.end(), col.begin(), col.end());
+  }
+  return {old_data, new_data};
+}
+
+TEST(PglzAlignedTest, UnchangedColumnsInPlaceAreCopied) {
+  std::mt19937 rng(1);
+  const auto [old_data, new_data] = Rows(&rng, [](int i, std::vector<uint8_t>* col, auto* r) {
+    if (i % 2 == 0) *col = RandomBytes(r, 4);
+    return true;
+  });
+  bool matched = false;
+  const std::vector<uint8_t> body = EncodeAndCheck(old_data, new_data, 0, 4, &matched);
+  ASSERT_TRUE(matched);
+  // 50 changed columns as literals, 49 unchanged ones as 2-byte tags, a control byte per 8 items.
+  EXPECT_LE(body.size(), 50 * 4 + 49 * 2 + (50 * 4 + 49 + 7) / 8);
+}
+
+TEST(PglzAlignedTest, ColumnsShiftedByDroppedOrAddedOnesAreFound) {
+  std::mt19937 rng(2);
+  // Every other column dropped: each kept one sits 4 bytes further ahead in the old data.
+  const auto [old_data, dropped] =
+      Rows(&rng, [](int i, std::vector<uint8_t>*, auto*) { return i % 2 == 1; });
+  bool matched = false;
+  std::vector<uint8_t> body = EncodeAndCheck(old_data, dropped, 0, 0, &matched);
+  ASSERT_TRUE(matched);
+  EXPECT_LE(body.size(), 50 * 2 + 7);  // a tag per column
+  // The other way: the old row is the short one, so each column is found behind.
+  body = EncodeAndCheck(dropped, old_data, 0, 0, &matched);
+  ASSERT_TRUE(matched);
+  EXPECT_LE(body.size(), 50 * 4 + 50 * 2 + (50 * 4 + 50 + 7) / 8);  // 4 literals and a tag each
+}
+
+TEST(PglzAlignedTest, TheOldEndIsAlignedWithTheNewEnd) {
+  std::mt19937 rng(3);
+  // 40 new bytes at the front, then the old data's last 300 bytes unchanged: the start-aligned
+  // shift finds nothing, the end-aligned one everything after the new bytes.
+  const std::vector<uint8_t> old_data = RandomBytes(&rng, 400);
+  std::vector<uint8_t> new_data = RandomBytes(&rng, 20);
+  new_data.insert(new_data.end(), old_data.end() - 300, old_data.end());
+  bool matched = false;
+  const std::vector<uint8_t> body = EncodeAndCheck(old_data, new_data, 0, 0, &matched);
+  ASSERT_TRUE(matched);
+  EXPECT_LE(body.size(), 20 + 3 + 2 * 3);  // 20 literals, 2 control bytes, two long tags
+}
+
+TEST(PglzAlignedTest, GivesUpWhenNothingMatchesEarly) {
+  std::mt19937 rng(4);
+  const std::vector<uint8_t> old_data = RandomBytes(&rng, 400), new_data = RandomBytes(&rng, 400);
+  bool matched = true;
+  EncodeAndCheck(old_data, new_data, 0, 0, &matched);
+  EXPECT_FALSE(matched);
+  // A match after the give-up point is not looked for.
+  std::vector<uint8_t> late = new_data;
+  std::copy(old_data.begin() + 100, old_data.end(), late.begin() + 100);
+  EncodeAndCheck(old_data, late, 0, 0, &matched);
+  EXPECT_FALSE(matched);
+  std::vector<uint8_t> early = new_data;
+  std::copy(old_data.begin() + kAlignedGiveUpAfter - 8, old_data.end(),
+            early.begin() + kAlignedGiveUpAfter - 8);
+  EncodeAndCheck(old_data, early, 0, 0, &matched);
+  EXPECT_TRUE(matched);
+}
+
+TEST(PglzAlignedTest, OffsetsStayWithinPglzsReach) {
+  std::mt19937 rng(5);
+  // A long old row: the bytes at the same place are 5000 bytes back in the window, out of reach
+  // from a target starting at 0; from a target past a 5000-byte prefix they are in reach.
+  const std::vector<uint8_t> old_data = RandomBytes(&rng, 6000);
+  std::vector<uint8_t> new_data = old_data;
+  for (size_t i = 0; i < new_data.size(); i += 50) new_data[i] ^= 1;
+  for (size_t prefix : {size_t{0}, size_t{1}, size_t{4000}, size_t{5000}}) {
+    bool matched = false;
+    const std::vector<uint8_t> body = EncodeAndCheck(old_data, new_data, prefix, 0, &matched);
+    if (!matched) continue;
+    EXPECT_GE(prefix + 4095, old_data.size()) << prefix;  // only then is anything in reach
+    EXPECT_LT(body.size(), (new_data.size() - prefix) / 4) << prefix;
+  }
+}
+
+TEST(PglzAlignedTest, RandomPairsAlwaysDecode) {
+  std::mt19937 rng(6);
+  for (int round = 0; round < 2000; ++round) {
+    const std::vector<uint8_t> old_data = RandomBytes(&rng, rng() % 300);
+    std::vector<uint8_t> new_data = old_data;
+    for (int edits = rng() % 6; edits-- > 0;) {  // insert, drop or change a few bytes
+      const size_t at = new_data.empty() ? 0 : rng() % (new_data.size() + 1);
+      const std::vector<uint8_t> bytes = RandomBytes(&rng, 1 + rng() % 12);
+      if (rng() % 3 == 0 && at + bytes.size() <= new_data.size()) {
+        new_data.erase(new_data.begin() + at, new_data.begin() + at + bytes.size());
+      } else if (rng() % 2 == 0 && at + bytes.size() <= new_data.size()) {
+        std::copy(bytes.begin(), bytes.end(), new_data.begin() + at);
+      } else {
+        new_data.insert(new_data.begin() + at, bytes.begin(), bytes.end());
+      }
+    }
+    const size_t prefix = new_data.empty() ? 0 : rng() % (new_data.size() / 4 + 1);
+    const size_t suffix = rng() % (new_data.size() - prefix + 1) / 4;
+    bool matched = false;
+    EncodeAndCheck(old_data, new_data, prefix, suffix, &matched);
+  }
+}
+
+}  // namespace
+}  // namespace pgstore::waldelta
