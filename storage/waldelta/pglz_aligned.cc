@@ -113,8 +113,7 @@ bool PglzAlignedEncodeInto(ByteView history, ByteView target, size_t prefix, siz
         len = match_at(i, static_cast<Shift>(i) + end_shift);
         if (len >= pglz::kMinMatch) shift = end_shift;
       }
-      if (run == 0 && len < pglz::kMinMatch && since_resync >= kAlignedResyncEvery &&
-          i + 4 <= tn) {
+      if (run == 0 && len < pglz::kMinMatch && since_resync >= kAlignedResyncEvery && i + 4 <= tn) {
         since_resync = 0;
         const uint32_t key = LoadLE32(t + i);
         const Shift here = static_cast<Shift>(i) + shift;
@@ -137,7 +136,9 @@ bool PglzAlignedEncodeInto(ByteView history, ByteView target, size_t prefix, siz
       since_resync = kAlignedResyncEvery;
       continue;
     }
-    if (!matched && i >= kAlignedGiveUpAfter) return false;
+    // Nothing saved by now (matches found, if any, paid no more than their tags and the control
+    // bits): the columns have moved or changed too much for this encoder.
+    if (i >= kAlignedGiveUpAfter && static_cast<size_t>(o.p - out->data()) >= i) return false;
     if (run == 0) run = std::min(tn - i, kAlignedResyncEvery);
     o.Literals(t + i, run);
     i += run;

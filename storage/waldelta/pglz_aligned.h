@@ -12,8 +12,9 @@
 // and takes a match of at least 3 bytes (up to 273) wherever found, else a literal. Only the
 // old data (the history) is referenced, never target bytes already produced, and only within
 // pglz's 4095-byte reach. No byte is hashed and no table kept: the work is a compare per
-// position plus the bounded searches. If the first kAlignedGiveUpAfter target bytes yield no
-// match it gives up (nothing matches where columns lie, as when every column changed).
+// position plus the bounded searches. It gives up at the first literal past kAlignedGiveUpAfter
+// target bytes if the stream so far is no shorter than the bytes it covers (nothing, or only
+// short matches paying for their tags, lies where the columns do: every column changed).
 #ifndef PGSTORE_STORAGE_WALDELTA_PGLZ_ALIGNED_H_
 #define PGSTORE_STORAGE_WALDELTA_PGLZ_ALIGNED_H_
 

@@ -2,12 +2,13 @@
 // place, columns shifted by a dropped or added column (ahead and back), the old data's end
 // aligned with the new data's; it gives up early when nothing matches, never reaches past
 // pglz's 4095-byte offsets, and its body always decodes with PglzHistoryDecode.
+#include "storage/waldelta/pglz_aligned.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
-#include "storage/waldelta/pglz_aligned.h"
 #include "storage/waldelta/pglz_history.h"
 
 namespace pgstore::waldelta {
@@ -103,6 +104,21 @@ TEST(PglzAlignedTest, GivesUpWhenNothingMatchesEarly) {
             early.begin() + kAlignedGiveUpAfter - 8);
   EncodeAndCheck(old_data, early, 0, 0, &matched);
   EXPECT_TRUE(matched);
+}
+
+TEST(PglzAlignedTest, GivesUpWhenEarlyMatchesSaveNothing) {
+  std::mt19937 rng(7);
+  const std::vector<uint8_t> old_data = RandomBytes(&rng, 400);
+  std::vector<uint8_t> new_data = RandomBytes(&rng, 400);
+  // 3-byte matches every 10 bytes: each costs a 2-byte tag and a control bit, the bytes between
+  // them a byte and a bit each, so by the give-up point the stream is no shorter than its input.
+  for (size_t at = 0; at < 2 * kAlignedGiveUpAfter; at += 10) {
+    std::copy(old_data.begin() + at, old_data.begin() + at + 3, new_data.begin() + at);
+  }
+  std::copy(old_data.begin() + 100, old_data.end(), new_data.begin() + 100);
+  bool matched = true;
+  EncodeAndCheck(old_data, new_data, 0, 0, &matched);
+  EXPECT_FALSE(matched);
 }
 
 TEST(PglzAlignedTest, OffsetsStayWithinPglzsReach) {
