@@ -1,6 +1,7 @@
 #include "storage/tuple/deform.h"
 
 #include <cstring>
+#include <string>
 
 #include "storage/tuple/tuple_header.h"
 #include "storage/tuple/varlena.h"
@@ -30,6 +31,9 @@ Status ReadValue(ByteView tuple, const TupleHeader& h, const Attribute& a, size_
     *value = tuple.Sub(*off, a.attlen);
     *off += a.attlen;
     return Status::Ok();
+  }
+  if (!a.is_varlena() && !a.is_cstring()) {
+    return Status::InvalidArgument("bad attlen " + std::to_string(a.attlen));
   }
   if (!(h.infomask & kHasVarWidth)) {
     return Status::Corruption("variable-width value without HEAP_HASVARWIDTH");

@@ -5,7 +5,8 @@
 // exceeds descriptor"; per stored attribute "attribute extends past end of tuple", "nonzero
 // padding", the varlena checks of CheckedVarlenaSize, "external value without HEAP_HASEXTERNAL",
 // "variable-width value without HEAP_HASVARWIDTH", "unterminated cstring"; and "trailing bytes
-// after last attribute". Reads never leave `tuple`.
+// after last attribute". Reads never leave `tuple`. A descriptor attribute that is neither
+// fixed-width, varlena nor cstring (attlen 0 or below -2) is InvalidArgument "bad attlen N".
 //
 // Varlena placement uses PostgreSQL's peek rule (att_align_pointer): a nonzero byte at the current
 // offset starts the value there; a zero byte is padding up to attalign.

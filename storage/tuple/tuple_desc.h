@@ -28,7 +28,7 @@ struct Attribute {
   char attstorage = 'p';  // 'p' plain (never packed), 'e', 'm', 'x'
   bool attisdropped = false;
   bool atthasmissing = false;
-  std::optional<std::vector<uint8_t>> missing_value;  // set iff atthasmissing; nullopt = NULL
+  std::optional<std::vector<uint8_t>> missing_value;  // read only when atthasmissing
 
   bool is_varlena() const { return attlen == kVarlenaLen; }
   bool is_cstring() const { return attlen == kCstringLen; }

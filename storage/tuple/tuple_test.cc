@@ -144,6 +144,74 @@ TEST(FormTest, RejectsValuesThatDoNotMatch) {
   EXPECT_TRUE(FormHeapTuple(d, DatumsOf({Int4(1), Text("a"), nul})).status().IsInvalidArgument());
 }
 
+TEST(FormTest, RejectsAttlenZero) {
+  Attribute a;
+  a.attlen = 0;
+  TupleDesc d({a});
+  EXPECT_EQ(FormHeapTuple(d, DatumsOf({std::vector<uint8_t>{}})).status().message(),
+            "attribute 1: bad attlen 0");
+}
+
+TEST(FormTest, RejectsALoneNulAsCstring) {
+  TupleDesc d = Desc("cstring");
+  EXPECT_TRUE(FormHeapTuple(d, DatumsOf({std::vector<uint8_t>{0}})).status().IsInvalidArgument());
+  EXPECT_TRUE(FormHeapTuple(d, DatumsOf({std::vector<uint8_t>{}})).ok());
+}
+
+TEST(FormTest, WritesEveryHeaderField) {
+  TupleDesc d = Desc("int4");
+  FormOptions o;
+  o.header = {100, 200, 3, 7, 9, kXmaxInvalid, 0};
+  StatusOr<std::vector<uint8_t>> t = FormHeapTuple(d, DatumsOf({Int4(1)}), o);
+  ASSERT_TRUE(t.ok());
+  StatusOr<TupleHeader> h = ParseTupleHeader(ByteView(*t));
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  EXPECT_EQ(h->xmin, 100u);
+  EXPECT_EQ(h->xmax, 200u);
+  EXPECT_EQ(h->cid, 3u);
+  EXPECT_EQ(h->ctid_block, 7u);
+  EXPECT_EQ(h->ctid_offset, 9u);
+  EXPECT_EQ(h->infomask & kXmaxInvalid, kXmaxInvalid);
+}
+
+// FormHeapTupleInto reuses the caller's buffer: what it held before must not leak into the tuple.
+TEST(FormTest, ReusedBufferGivesTheSameBytes) {
+  TupleDesc d = Desc("int4,int4,text");
+  const Owned v = {std::nullopt, Int4(5), Text("xy")};
+  std::vector<uint8_t> out(64, 0xFF);
+  ASSERT_TRUE(FormHeapTupleInto(d, DatumsOf(v), FormOptions{}, &out).ok());
+  EXPECT_EQ(out, Form(d, v));
+}
+
+TEST(FormTest, AttributeCountLimitIs1664) {
+  std::vector<Attribute> attrs(kMaxTupleAttributeNumber, *AttributeForType("int4"));
+  std::vector<Datum> nulls(attrs.size());
+  EXPECT_TRUE(FormHeapTuple(TupleDesc(attrs), nulls).ok());
+  attrs.push_back(attrs.back());
+  nulls.push_back(std::nullopt);
+  EXPECT_EQ(FormHeapTuple(TupleDesc(attrs), nulls).status().message(), "too many attributes");
+}
+
+// A tuple of exactly kMaxFormedTupleSize bytes (one 1 GB varlena) forms; one byte more does not.
+TEST(FormTest, TupleSizeLimitIsInclusive) {
+  Attribute a = *AttributeForType("text");
+  a.attstorage = 'p';
+  TupleDesc d({a});
+  const size_t value_size = kMaxFormedTupleSize - 24;
+  std::vector<uint8_t> v;
+  v.reserve(value_size + 1);  // no doubling on the push_back below
+  v.resize(value_size, 'x');
+  StoreLE32(v.data(), static_cast<uint32_t>(value_size << 2));
+  std::vector<uint8_t> out;
+  out.reserve(kMaxFormedTupleSize + 2 * kMaxAlign);  // both calls form into it without growing
+  ASSERT_TRUE(FormHeapTupleInto(d, {Datum(ByteView(v))}, FormOptions{}, &out).ok());
+  EXPECT_EQ(out.size(), kMaxFormedTupleSize);
+  v.push_back('x');
+  StoreLE32(v.data(), static_cast<uint32_t>((value_size + 1) << 2));
+  EXPECT_EQ(FormHeapTupleInto(d, {Datum(ByteView(v))}, FormOptions{}, &out).message(),
+            "tuple too large");
+}
+
 TEST(TruncationTest, ModesDecideNattsAndBitmap) {
   TupleDesc d = Desc("int4,int4,int4,int4,int4,int4,int4,int4,int4,int4");
   Owned v(10);
@@ -204,6 +272,36 @@ TEST(DeformTest, GetAttributeMatchesDeform) {
     }
   }
   EXPECT_TRUE(GetAttribute(ByteView(t), d, 5).status().IsInvalidArgument());
+}
+
+// Like heap_getattr, single-attribute access reads no further than the attribute asked for.
+TEST(DeformTest, GetAttributeDoesNotReadPastIt) {
+  TupleDesc d = Desc("int4,text");
+  std::vector<uint8_t> t = Form(d, {Int4(6), Text("ab")});
+  t[28] = 0x7F;  // the text's 1-byte header now claims 63 bytes
+  EXPECT_FALSE(DeformStatus(t, d).ok());
+  StatusOr<Datum> first = GetAttribute(ByteView(t), d, 0);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ((*first)->ToVector(), Int4(6));
+}
+
+// As in PostgreSQL's getmissingattr, a missing value counts only when atthasmissing is set.
+TEST(DeformTest, MissingValueNeedsAtthasmissing) {
+  std::vector<uint8_t> t = Form(Desc("int4"), {Int4(9)});
+  Attribute stale = *AttributeForType("int4");
+  stale.missing_value = Int4(5);
+  TupleDesc wide({*AttributeForType("int4"), stale});
+  StatusOr<std::vector<Datum>> v = DeformHeapTuple(ByteView(t), wide);
+  ASSERT_TRUE(v.ok());
+  EXPECT_FALSE((*v)[1].has_value());
+}
+
+TEST(DeformTest, RejectsAttlenZero) {
+  std::vector<uint8_t> t = Form(Desc("int4"), {Int4(1)});
+  t.resize(24);  // natts 1, no data
+  Attribute a;
+  a.attlen = 0;
+  EXPECT_EQ(DeformStatus(t, TupleDesc({a})).message(), "bad attlen 0");
 }
 
 TEST(DeformTest, TooShortIsCorruption) {

@@ -122,9 +122,10 @@ TEST(RecoveryTest, PageWhosePointersAreOutOfOrderIsCorruption) {
 }
 
 // Builds the crash image by hand: the page as transaction 41 left it after deleting `off`, with
-// its slot pointing at an undo record whose blkprev is `blkprev(p)` for its own pointer p.
-template <typename Blkprev>
-Status RecoverWithChain(Blkprev blkprev, bool through_pages) {
+// its slot pointing at an undo record whose blkprev is `blkprev(p)` for its own pointer p; then
+// `damage` may change the record (before it is appended) and the page bytes.
+template <typename Blkprev, typename Damage>
+Status RecoverWithChain(Blkprev blkprev, bool through_pages, Damage damage) {
   Image image;
   MakeImage(&image, [](ZheapTable&, uint16_t) {});
   const UndoRecPtr earlier = image.log.insert_ptr() - 1;  // inside the last INSERT record
@@ -139,16 +140,31 @@ Status RecoverWithChain(Blkprev blkprev, bool through_pages) {
   r.offset = image.off;
   r.tuple = Bytes(*page->Tuple(image.off));
   r.blkprev = blkprev(image.log.insert_ptr(), earlier);
-  StatusOr<UndoRecPtr> p = image.log.Append(r);
-  EXPECT_TRUE(p.ok());
-  page->set_slot(2, TransSlot{41, *p});
   uint8_t* t = *page->MutableTuple(image.off);
   SetTupleSlot(t, 2);
   SetTupleInfomask(t, TupleInfomask(t) | kZheapDeleted);
+  std::vector<uint8_t> bytes = Bytes(page->bytes());
+  damage(&r, &bytes);
+  StatusOr<UndoRecPtr> p = image.log.Append(r);
+  EXPECT_TRUE(p.ok());
+  page = ZheapPage::FromBytes(ByteView(bytes), kSlots);
+  if (!page.ok()) return page.status();
+  page->set_slot(2, TransSlot{41, *p});
   if (through_pages) return Recover(image, Bytes(page->bytes()));
   XactTable xacts = image.xacts.AfterCrash();
   ZheapTable table(*page, kReloid, 0, &image.log, &xacts);
   return table.RecoverAfterCrash();
+}
+
+template <typename Blkprev>
+Status RecoverWithChain(Blkprev blkprev, bool through_pages) {
+  return RecoverWithChain(blkprev, through_pages, [](UndoRecord*, std::vector<uint8_t>*) {});
+}
+
+// The crafted record of RecoverWithChain, first of its chain, changed by `damage`.
+template <typename Damage>
+Status RecoverWithRecord(Damage damage) {
+  return RecoverWithChain([](UndoRecPtr, UndoRecPtr) { return kInvalidUndoRecPtr; }, true, damage);
 }
 
 // The rollback walk followed blkprev without checking that it moves backwards: a record whose
@@ -284,6 +300,75 @@ TEST(RecoveryTest, NextTransactionPointerIntoARecordIsCorruption) {
   EXPECT_TRUE(UndoLog::FromPages(1, pages).status().IsCorruption());
   StoreLE64(&pages[0][next_at], pl.ptrs[0]);  // itself
   EXPECT_TRUE(UndoLog::FromPages(1, pages).status().IsCorruption());
+}
+
+// The record a slot points at must be its transaction's, for this relation and block: each field
+// on its own that differs is Corruption.
+TEST(RecoveryTest, SlotPointingAtARecordOfAnotherXidBlockOrRelationIsCorruption) {
+  EXPECT_TRUE(RecoverWithRecord([](UndoRecord*, std::vector<uint8_t>*) {}).ok());
+  EXPECT_TRUE(
+      RecoverWithRecord([](UndoRecord* r, std::vector<uint8_t>*) { r->xid = 40; }).IsCorruption());
+  EXPECT_TRUE(
+      RecoverWithRecord([](UndoRecord* r, std::vector<uint8_t>*) { r->block = 1; }).IsCorruption());
+  EXPECT_TRUE(RecoverWithRecord([](UndoRecord* r, std::vector<uint8_t>*) {
+                r->reloid = 1;
+              }).IsCorruption());
+}
+
+// An INSERT record for line pointer 0 would mark the page header's pd_special unused.
+TEST(RecoveryTest, UndoForLinePointerZeroIsCorruption) {
+  const Status s = RecoverWithRecord([](UndoRecord* r, std::vector<uint8_t>*) {
+    r->type = UndoType::kInsert;
+    r->offset = 0;
+    r->tuple.clear();
+  });
+  EXPECT_EQ(s.message(), "undo for tuple 0 beyond the page's line pointers");
+}
+
+// The record's tuple would be copied back to an item whose line pointer is no longer normal.
+TEST(RecoveryTest, UndoForAnUnusedLinePointerIsCorruption) {
+  const Status s = RecoverWithRecord([](UndoRecord* r, std::vector<uint8_t>* page) {
+    const uint8_t* lp = page->data() + page::kPageHeaderSize + (r->offset - 1) * page::kItemIdSize;
+    page::ItemId id = page::DecodeItemId(LoadLE32(lp));
+    id.flags = page::LpFlags::kUnused;
+    SetLinePointer(page, r->offset, id);
+  });
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+}
+
+// A page with no free space left (pd_lower == pd_upper) still rolls back.
+TEST(RecoveryTest, FullPageRollsBack) {
+  const Status s = RecoverWithRecord([](UndoRecord*, std::vector<uint8_t>* page) {
+    StoreLE16(page->data() + page::kOffUpper, LoadLE16(page->data() + page::kOffLower));
+  });
+  EXPECT_TRUE(s.ok()) << s.ToString();
+}
+
+// Every slot is checked, the first and the last too; 4294967295 is a 32-bit transaction id.
+TEST(RecoveryTest, EverySlotMustHoldA32BitTransactionId) {
+  Image image;
+  MakeImage(&image, [](ZheapTable&, uint16_t) {});
+  StatusOr<ZheapPage> page = ZheapPage::FromBytes(ByteView(image.page), kSlots);
+  page->set_slot(3, TransSlot{UINT32_MAX, kInvalidUndoRecPtr});
+  EXPECT_TRUE(Recover(image, Bytes(page->bytes())).ok());
+  for (int slot : {1, kSlots}) {
+    StatusOr<ZheapPage> bad = ZheapPage::FromBytes(ByteView(image.page), kSlots);
+    bad->set_slot(slot, TransSlot{uint64_t{1} << 32, kInvalidUndoRecPtr});
+    EXPECT_TRUE(Recover(image, Bytes(bad->bytes())).IsCorruption()) << slot;
+  }
+}
+
+// Recovery marks the transactions it rolled back aborted in the commit log.
+TEST(RecoveryTest, RolledBackTransactionsAreMarkedAborted) {
+  Image image;
+  MakeImage(&image, [](ZheapTable& t, uint16_t off) { ASSERT_TRUE(t.Delete(41, off).ok()); });
+  StatusOr<UndoLog> log = UndoLog::FromPages(1, image.log.Pages());
+  ASSERT_TRUE(log.ok());
+  XactTable xacts = image.xacts.AfterCrash();
+  ASSERT_EQ(xacts.states().count(41), 0u);
+  ZheapTable table(*ZheapPage::FromBytes(ByteView(image.page), kSlots), kReloid, 0, &*log, &xacts);
+  ASSERT_TRUE(table.RecoverAfterCrash().ok());
+  EXPECT_EQ(xacts.states().at(41), XactTable::State::kAborted);
 }
 
 }  // namespace

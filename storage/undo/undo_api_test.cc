@@ -207,7 +207,7 @@ TEST(ZheapTableApiTest, CallsOnTuplesThatDoNotExistOrAreGoneChangeNothing) {
   const std::vector<uint8_t> headless = {1, 0, 0x02, 0};  // one byte short of the header
   EXPECT_EQ(table.Insert(11, headless).status().message(), "a zheap tuple has a 5-byte header");
   EXPECT_EQ(table.Update(11, a, headless).status().message(), "a zheap tuple has a 5-byte header");
-  for (uint16_t off : {uint16_t{0}, uint16_t{3}, uint16_t{400}}) {
+  for (uint16_t off : {uint16_t{0}, uint16_t{3}, uint16_t{400}, uint16_t{65535}}) {
     EXPECT_EQ(table.Update(11, off, ZTupleOfSize(20)).status().message(),
               "tuple " + std::to_string(off) + " does not exist");
     EXPECT_EQ(table.Delete(11, off).message(), "tuple " + std::to_string(off) + " does not exist");

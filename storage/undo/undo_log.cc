@@ -63,7 +63,7 @@ StatusOr<UndoRecPtr> UndoLog::Append(UndoRecord r) {
     r.transaction.next = kInvalidUndoRecPtr;
   }
   const uint64_t s = stream_.size();
-  if (!UndoLogFits(s + PackedSize(r))) {
+  if (UndoLogOffsetOfStream(s + PackedSize(r)) > capacity_) {
     return Status::InvalidArgument("undo log " + std::to_string(logno_) + " is full");
   }
   PGSTORE_RETURN_IF_ERROR(PackUndoRecord(r, &stream_));

@@ -27,6 +27,7 @@
 #ifndef PGSTORE_STORAGE_UNDO_UNDO_LOG_H_
 #define PGSTORE_STORAGE_UNDO_UNDO_LOG_H_
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -67,13 +68,16 @@ using UndoPage = std::array<uint8_t, kUndoPageSize>;
 
 class UndoLog {
  public:
-  explicit UndoLog(uint32_t logno) : logno_(logno) {}
+  // `capacity`: the largest log offset a record may end at; at most (and by default) the 40-bit
+  // kMaxUndoLogOffset. A smaller one makes a log that fills up, to test what a full log does.
+  explicit UndoLog(uint32_t logno, uint64_t capacity = kMaxUndoLogOffset)
+      : logno_(logno), capacity_(std::min(capacity, kMaxUndoLogOffset)) {}
 
   // Appends a record and returns its pointer. The first record of a transaction (an xid other
   // than the previous record's) gets a transaction part (its dbid and xidepoch from
   // r.transaction, progress 0, next 0), and the previous transaction's `next` is set to it; any
   // other record loses a transaction part it had. InvalidArgument as PackUndoRecord, or when the
-  // record would end past the log's 40-bit offset (the log is full; nothing is appended).
+  // record would end past the log's capacity (the log is full; nothing is appended).
   StatusOr<UndoRecPtr> Append(UndoRecord r);
 
   // The record at p. InvalidArgument if p is not a record of this log.
@@ -108,6 +112,7 @@ class UndoLog {
   Status CheckChainPointers(uint64_t s, const UndoRecord& r) const;
 
   uint32_t logno_;
+  uint64_t capacity_;
   std::vector<uint8_t> stream_;   // the records' bytes without page headers
   std::vector<uint64_t> starts_;  // stream index of every record, ascending
   uint32_t last_xid_ = 0;

@@ -135,7 +135,10 @@ StatusOr<uint16_t> ZheapTable::Update(uint32_t xid, uint16_t offnum, ByteView tu
   StoreLE16(tid.data() + 4, *new_off);
   StatusOr<UndoRecPtr> p = WriteUndo(UndoType::kUpdate, xid, slot, offnum, prevxid, tid, old);
   if (p.ok()) p = WriteUndo(UndoType::kInsert, xid, slot, *new_off, 0, {}, {});
-  if (!p.ok()) return p.status();
+  if (!p.ok()) {  // the old version stays as it was (an UPDATE record written restores it as is)
+    page_.mutable_page().MarkUnused(*new_off);
+    return p.status();
+  }
   MarkSuperseded(offnum, slot, kZheapUpdated);
   return *new_off;
 }

@@ -14,7 +14,8 @@
 //   Delete          DELETE with the old tuple; marked DELETED
 //   Lock            XID_LOCK_ONLY with the old tuple; marked XID_LOCK_ONLY | EXCL_LOCK
 // A tuple another unfinished transaction changed is Busy; one deleted or updated away is
-// InvalidArgument.
+// InvalidArgument. When the undo log is full (InvalidArgument "undo log N is full") the page is
+// left as it was, but for the slot the transaction took.
 //
 // Rollback (Abort, and RecoverAfterCrash for every slot whose transaction did not commit) walks the
 // slot's chain backwards while the records are the transaction's and applies each: INSERT marks
