@@ -192,26 +192,6 @@ TEST(FormTest, AttributeCountLimitIs1664) {
   EXPECT_EQ(FormHeapTuple(TupleDesc(attrs), nulls).status().message(), "too many attributes");
 }
 
-// A tuple of exactly kMaxFormedTupleSize bytes (one 1 GB varlena) forms; one byte more does not.
-TEST(FormTest, TupleSizeLimitIsInclusive) {
-  Attribute a = *AttributeForType("text");
-  a.attstorage = 'p';
-  TupleDesc d({a});
-  const size_t value_size = kMaxFormedTupleSize - 24;
-  std::vector<uint8_t> v;
-  v.reserve(value_size + 1);  // no doubling on the push_back below
-  v.resize(value_size, 'x');
-  StoreLE32(v.data(), static_cast<uint32_t>(value_size << 2));
-  std::vector<uint8_t> out;
-  out.reserve(kMaxFormedTupleSize + 2 * kMaxAlign);  // both calls form into it without growing
-  ASSERT_TRUE(FormHeapTupleInto(d, {Datum(ByteView(v))}, FormOptions{}, &out).ok());
-  EXPECT_EQ(out.size(), kMaxFormedTupleSize);
-  v.push_back('x');
-  StoreLE32(v.data(), static_cast<uint32_t>((value_size + 1) << 2));
-  EXPECT_EQ(FormHeapTupleInto(d, {Datum(ByteView(v))}, FormOptions{}, &out).message(),
-            "tuple too large");
-}
-
 TEST(TruncationTest, ModesDecideNattsAndBitmap) {
   TupleDesc d = Desc("int4,int4,int4,int4,int4,int4,int4,int4,int4,int4");
   Owned v(10);
