@@ -144,3 +144,11 @@ def bazel(args, what, tree=ROOT):
                           lines[-1].strip() if lines else f"exit {r.returncode}"))
         raise ToolError(f"{what} failed: {first} (full output: {os.path.relpath(log_path)})")
     return r.stdout
+
+
+def tested_at():
+    """The commit the working tree is at ("+dirty" with uncommitted changes), or "?": what a
+    recorded result was measured at."""
+    r = subprocess.run(["git", "describe", "--always", "--dirty=+dirty", "--abbrev=10"], cwd=ROOT,
+                       capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 else "?"
