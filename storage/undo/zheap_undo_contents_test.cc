@@ -22,6 +22,23 @@ using fixtures::ZTupleOfSize;
 constexpr uint32_t kReloid = 16384;
 constexpr uint32_t kBlock = 7;
 
+// A table (block kBlock) with its own undo log and commit log.
+class ZheapUndoContentsTest : public ::testing::Test {
+ protected:
+  // A tuple transaction 10 inserted and committed; then transaction 11 begins.
+  uint16_t CommittedTupleWith11Running() {
+    EXPECT_TRUE(xacts.Begin(10).ok());
+    const uint16_t off = *table.Insert(10, ZTupleOfSize(20));
+    EXPECT_TRUE(table.Commit(10).ok());
+    EXPECT_TRUE(xacts.Begin(11).ok());
+    return off;
+  }
+
+  UndoLog log{1};
+  XactTable xacts;
+  ZheapTable table{ZheapPage(), kReloid, kBlock, &log, &xacts};
+};
+
 // The record a slot's transaction wrote last.
 UndoRecord LastRecordOf(const ZheapTable& t, const UndoLog& log, int slot) {
   StatusOr<UndoRecord> r = log.Fetch(t.page().slot(slot).urec_ptr);
@@ -33,7 +50,7 @@ uint8_t* TupleBytes(ZheapPage* page, uint16_t off) { return *page->MutableTuple(
 
 int SlotOfTuple(const ZheapTable& t, uint16_t off) { return TupleSlot(t.page().Tuple(off)->data); }
 
-TEST(ZheapUndoContentsTest, UnsetRecordFieldsAreZero) {
+TEST(ZheapUndoSetupTest, UnsetRecordFieldsAreZero) {
   const UndoRecord r;
   EXPECT_EQ(r.rmid, 0);
   EXPECT_EQ(r.reloid, 0u);
@@ -42,16 +59,13 @@ TEST(ZheapUndoContentsTest, UnsetRecordFieldsAreZero) {
   EXPECT_EQ(r.offset, 0u);
 }
 
-TEST(ZheapUndoContentsTest, DefaultPageHasZheapsFourSlots) {
+TEST(ZheapUndoSetupTest, DefaultPageHasZheapsFourSlots) {
   ZheapPage page;
   EXPECT_EQ(page.num_slots(), 4);  // ZHEAP_PAGE_TRANS_SLOTS
   EXPECT_EQ(page.page().special(), page::kPageSize - 4 * kTransInfoSize);
 }
 
-TEST(ZheapUndoContentsTest, InsertRecordIsZheapsWithNoPreviousTransaction) {
-  UndoLog log(1);
-  XactTable xacts;
-  ZheapTable table(ZheapPage(), kReloid, kBlock, &log, &xacts);
+TEST_F(ZheapUndoContentsTest, InsertRecordIsZheapsWithNoPreviousTransaction) {
   ASSERT_TRUE(xacts.Begin(10).ok());
   const uint16_t off = *table.Insert(10, ZTupleOfSize(20));
   const UndoRecord r = LastRecordOf(table, log, 1);
@@ -67,14 +81,8 @@ TEST(ZheapUndoContentsTest, InsertRecordIsZheapsWithNoPreviousTransaction) {
 
 // A moved update writes UPDATE (old tuple, payload: the new version's TID) then INSERT of the new
 // version, whose prevxid is 0 (a new tuple had no earlier transaction).
-TEST(ZheapUndoContentsTest, UpdateRecordsTheNewVersionsTid) {
-  UndoLog log(1);
-  XactTable xacts;
-  ZheapTable table(ZheapPage(), kReloid, kBlock, &log, &xacts);
-  ASSERT_TRUE(xacts.Begin(10).ok());
-  const uint16_t off = *table.Insert(10, ZTupleOfSize(20));
-  ASSERT_TRUE(table.Commit(10).ok());
-  ASSERT_TRUE(xacts.Begin(11).ok());
+TEST_F(ZheapUndoContentsTest, UpdateRecordsTheNewVersionsTid) {
+  const uint16_t off = CommittedTupleWith11Running();
   const uint16_t new_off = *table.Update(11, off, ZTupleOfSize(40));
   ASSERT_NE(new_off, off);
   const UndoRecord insert = LastRecordOf(table, log, 2);
@@ -89,14 +97,8 @@ TEST(ZheapUndoContentsTest, UpdateRecordsTheNewVersionsTid) {
   EXPECT_EQ(update->payload, tid);
 }
 
-TEST(ZheapUndoContentsTest, LockRecordsTheExclusiveMode) {
-  UndoLog log(1);
-  XactTable xacts;
-  ZheapTable table(ZheapPage(), kReloid, kBlock, &log, &xacts);
-  ASSERT_TRUE(xacts.Begin(10).ok());
-  const uint16_t off = *table.Insert(10, ZTupleOfSize(20));
-  ASSERT_TRUE(table.Commit(10).ok());
-  ASSERT_TRUE(xacts.Begin(11).ok());
+TEST_F(ZheapUndoContentsTest, LockRecordsTheExclusiveMode) {
+  const uint16_t off = CommittedTupleWith11Running();
   ASSERT_TRUE(table.Lock(11, off).ok());
   const UndoRecord r = LastRecordOf(table, log, 2);
   EXPECT_EQ(r.type, UndoType::kXidLockOnly);
@@ -106,10 +108,7 @@ TEST(ZheapUndoContentsTest, LockRecordsTheExclusiveMode) {
 // Four transactions fill the four slots and commit; a fifth reuses slot 1, freezing its tuples.
 // Its change of a frozen tuple records prevxid 0 and starts a fresh chain (blkprev invalid), not
 // one that runs into the earlier transaction's records.
-TEST(ZheapUndoContentsTest, ReusedSlotStartsAFreshChainAndFrozenMeansNoPrevxid) {
-  UndoLog log(1);
-  XactTable xacts;
-  ZheapTable table(ZheapPage(), kReloid, kBlock, &log, &xacts);
+TEST_F(ZheapUndoContentsTest, ReusedSlotStartsAFreshChainAndFrozenMeansNoPrevxid) {
   std::vector<uint16_t> offs;
   for (uint32_t xid = 1; xid <= 4; ++xid) {
     ASSERT_TRUE(xacts.Begin(xid).ok());
@@ -128,7 +127,7 @@ TEST(ZheapUndoContentsTest, ReusedSlotStartsAFreshChainAndFrozenMeansNoPrevxid) 
 
 // A free slot (fxid 0) whose urec_ptr holds stale bytes: the transaction that takes it starts its
 // chain afresh.
-TEST(ZheapUndoContentsTest, FreeSlotWithAStaleUndoPointerStartsAFreshChain) {
+TEST(ZheapUndoSetupTest, FreeSlotWithAStaleUndoPointerStartsAFreshChain) {
   ZheapPage stale;
   stale.set_slot(1, TransSlot{0, MakeUndoRecPtr(1, 12345)});
   UndoLog log(1);
@@ -141,12 +140,9 @@ TEST(ZheapUndoContentsTest, FreeSlotWithAStaleUndoPointerStartsAFreshChain) {
 
 // The visibility bits are zheap's to set: a caller's tuple carrying DELETED or UPDATED is stored
 // live, whether inserted or written as a moved update's new version.
-TEST(ZheapUndoContentsTest, CallersVisibilityBitsAreCleared) {
+TEST_F(ZheapUndoContentsTest, CallersVisibilityBitsAreCleared) {
   std::vector<uint8_t> marked = ZTupleOfSize(20);
   SetTupleInfomask(marked.data(), TupleInfomask(marked.data()) | kZheapDeleted | kZheapUpdated);
-  UndoLog log(1);
-  XactTable xacts;
-  ZheapTable table(ZheapPage(), kReloid, kBlock, &log, &xacts);
   ASSERT_TRUE(xacts.Begin(10).ok());
   const uint16_t off = *table.Insert(10, marked);
   EXPECT_EQ(table.VisibleTuples().count(off), 1u);
@@ -159,10 +155,7 @@ TEST(ZheapUndoContentsTest, CallersVisibilityBitsAreCleared) {
 // Transaction 1 inserts in slot 1, 4 in slot 4 (the last); 1 aborts, freeing slot 1, and 4
 // commits. Transaction 5 updates 4's tuple from slot 1 and aborts: the restored tuple names slot 4
 // again, which still belongs to 4.
-TEST(ZheapUndoContentsTest, RollbackKeepsTheLastSlotWhileItsTransactionHoldsIt) {
-  UndoLog log(1);
-  XactTable xacts;
-  ZheapTable table(ZheapPage(), kReloid, kBlock, &log, &xacts);
+TEST_F(ZheapUndoContentsTest, RollbackKeepsTheLastSlotWhileItsTransactionHoldsIt) {
   uint16_t last = 0;
   for (uint32_t xid = 1; xid <= 4; ++xid) {
     ASSERT_TRUE(xacts.Begin(xid).ok());
@@ -179,10 +172,7 @@ TEST(ZheapUndoContentsTest, RollbackKeepsTheLastSlotWhileItsTransactionHoldsIt) 
 }
 
 // Rollback marks the transaction's first record applied (progress 1).
-TEST(ZheapUndoContentsTest, RollbackSetsProgressToOne) {
-  UndoLog log(1);
-  XactTable xacts;
-  ZheapTable table(ZheapPage(), kReloid, kBlock, &log, &xacts);
+TEST_F(ZheapUndoContentsTest, RollbackSetsProgressToOne) {
   ASSERT_TRUE(xacts.Begin(10).ok());
   ASSERT_TRUE(table.Insert(10, ZTupleOfSize(20)).ok());
   const UndoRecPtr first = table.page().slot(1).urec_ptr;
@@ -195,7 +185,7 @@ TEST(ZheapUndoContentsTest, RollbackSetsProgressToOne) {
 
 // When the undo log is full the change is not made: no new line pointer stays behind (Insert, or
 // the new version of a moved Update), and the old version keeps its place.
-TEST(ZheapUndoContentsTest, AFullLogLeavesNoNewTuple) {
+TEST(ZheapUndoSetupTest, AFullLogLeavesNoNewTuple) {
   XactTable xacts;
   ASSERT_TRUE(xacts.Begin(10).ok());
   UndoLog probe(1);
@@ -213,7 +203,7 @@ TEST(ZheapUndoContentsTest, AFullLogLeavesNoNewTuple) {
   EXPECT_EQ(log.num_records(), 1u);
 }
 
-TEST(ZheapUndoContentsTest, ZheapTupleShorterThanItsHeaderIsCorruption) {
+TEST(ZheapUndoSetupTest, ZheapTupleShorterThanItsHeaderIsCorruption) {
   ZheapPage page;
   const std::vector<uint8_t> four = {1, 0, 0, 0};
   ASSERT_EQ(*page.mutable_page().AddItem(ByteView(four)), 1);
@@ -221,7 +211,7 @@ TEST(ZheapUndoContentsTest, ZheapTupleShorterThanItsHeaderIsCorruption) {
 }
 
 // A full page (pd_lower == pd_upper) is a well-formed page.
-TEST(ZheapUndoContentsTest, FullPageIsWellFormed) {
+TEST(ZheapUndoSetupTest, FullPageIsWellFormed) {
   ZheapPage page;
   std::vector<uint8_t> bytes(page.page().bytes().begin(), page.page().bytes().end());
   StoreLE16(&bytes[page::kOffUpper], page::kPageHeaderSize);
