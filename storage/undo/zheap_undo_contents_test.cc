@@ -218,13 +218,15 @@ TEST(ZheapUndoSetupTest, FullPageIsWellFormed) {
   EXPECT_TRUE(ZheapPage::FromBytes(ByteView(bytes), 4).ok());
 }
 
-TEST(XactTableStatesTest, UnknownIsNotCommittedAndAbortedIsRecorded) {
+TEST(XactTableStatesTest, OnlyACommitIsCommittedAndAbortIsRecorded) {
   XactTable xacts;
   EXPECT_FALSE(xacts.IsCommitted(77));
   ASSERT_TRUE(xacts.Begin(77).ok());
+  EXPECT_FALSE(xacts.IsCommitted(77));
   xacts.MarkAborted(77);
   EXPECT_EQ(xacts.states().at(77), XactTable::State::kAborted);
   EXPECT_FALSE(xacts.IsInProgress(77));
+  EXPECT_FALSE(xacts.IsCommitted(77));
 }
 
 }  // namespace
