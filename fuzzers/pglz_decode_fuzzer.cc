@@ -2,7 +2,8 @@
 // bounds, and accepts exactly what the reference model accepts, with the same output; a
 // TOAST compressed datum read from arbitrary bytes decodes to what the model decodes, whole and
 // as slices (of 0, 1, a third, all but one, all and one more than its raw size bytes: the model's
-// partial decode of that many bytes, exact for the whole).
+// partial decode of that many bytes, exact for the whole), and its header never accepts a raw size
+// beyond the payload's maximum expansion (the decoder's documented allocation bound).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "fuzzers/fuzz_helpers.h"
 #include "properties/models/pglz_model.h"
 #include "storage/pglz/decompress.h"
+#include "storage/pglz/pglz_format.h"
 #include "storage/pglz/toast_datum.h"
 
 namespace {
@@ -29,6 +31,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto datum = fuzz::ExactCopy(ByteView(data, size));
     StatusOr<pglz::CompressedDatumHeader> h =
         pglz::GetCompressedDatumHeader(ByteView(datum.get(), size));
+    // The allocation bound toast_datum.h documents: an accepted raw size is at most what the
+    // payload can expand to (checked before decoding, which would allocate it).
+    if (h.ok()) {
+      FUZZ_ASSERT(h->raw_size <=
+                  uint64_t{size - pglz::kCompressedHeaderSize} * pglz::kMaxExpansion);
+    }
     StatusOr<std::vector<uint8_t>> full = pglz::DecompressDatum(ByteView(datum.get(), size));
     if (h.ok() && h->method_id == pglz::kPglzMethodId) {
       std::vector<uint8_t> payload(data + pglz::kCompressedHeaderSize, data + size);
