@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """tools/mutants finds mutants only in code (not in comments, strings, template brackets,
 #include lines or static_assert), applying then reverting one leaves the file as it was, and
-the list of equivalent mutants is read one reason per line, for one id or several, and a
-mutant's id survives edits to other lines."""
+the list of equivalent mutants is read one reason per line, for one id or several, a
+mutant's id survives edits to other lines, and the test run first is the file's best killer."""
 import importlib.machinery
 import importlib.util
 import os
@@ -91,6 +91,17 @@ class MutantsTest(unittest.TestCase):
             mutants.EQUIVALENT = saved
         self.assertEqual(ids, {"0123456789": "one reason.", "aaaaaaaaaa": "a shared reason.",
                                "bbbbbbbbbb": "a shared reason."})
+
+    def test_likely_killer_is_the_test_that_killed_most_of_the_file(self):
+        def row(file, outcome, failing):
+            return {"file": file, "outcome": outcome, "failing": failing}
+        results = [row("a.cc", "killed", ["//t:one", "//t:two"]), row("a.cc", "killed", ["//t:two"]),
+                   row("b.cc", "killed", ["//t:one"]), row("b.cc", "killed", ["//t:one"]),
+                   row("a.cc", "timeout", ["//t:one"]), row("a.cc", "killed", ["//t:gone"])]
+        tests = ["//t:one", "//t:two"]
+        self.assertEqual(mutants.likely_killer(results, {"file": "a.cc"}, tests), ["//t:two"])
+        self.assertEqual(mutants.likely_killer(results, {"file": "b.cc"}, tests), ["//t:one"])
+        self.assertEqual(mutants.likely_killer(results, {"file": "c.cc"}, tests), [])
 
 
 if __name__ == "__main__":
