@@ -151,6 +151,16 @@ TEST(HotChainChecksTest, TwoChainsMeet) {
   EXPECT_EQ(tuples.Findings(), Findings{"2: line pointer 3 has two predecessors (also 1)"});
 }
 
+// A successor may sit before its predecessor (a line pointer freed by pruning is reused): here
+// both successors are line pointer 1.
+TEST(HotChainChecksTest, ChainsMeetAtLinePointerOne) {
+  ChainPage p;
+  p.Add(HeapOnlyVersion());
+  p.Add(HotUpdated(1));
+  p.Add(HotUpdated(1));
+  EXPECT_EQ(p.Findings(), Findings{"3: line pointer 1 has two predecessors (also 2)"});
+}
+
 TEST(HotChainChecksTest, UpdateKindAndSuccessorDisagree) {
   ChainPage cold_to_heap_only;
   cold_to_heap_only.Add({100, 200, kXminCommitted, 0, 2});

@@ -30,15 +30,13 @@ inline constexpr size_t kItemIdSize = 4;                                  // siz
 inline constexpr uint16_t kLayoutVersion = 4;                             // PG_PAGE_LAYOUT_VERSION
 inline constexpr uint16_t kPageSizeVersion = kPageSize | kLayoutVersion;  // 0x2004
 
-// Header field offsets.
-inline constexpr size_t kOffLsn = 0;
+// Header field offsets (pd_lsn at 0 and pd_prune_xid at 20 are neither read nor written here).
 inline constexpr size_t kOffChecksum = 8;
 inline constexpr size_t kOffFlags = 10;
 inline constexpr size_t kOffLower = 12;
 inline constexpr size_t kOffUpper = 14;
 inline constexpr size_t kOffSpecial = 16;
 inline constexpr size_t kOffPageSizeVersion = 18;
-inline constexpr size_t kOffPruneXid = 20;
 
 // pd_flags.
 inline constexpr uint16_t kHasFreeLines = 0x1;  // PD_HAS_FREE_LINES

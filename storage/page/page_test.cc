@@ -10,6 +10,7 @@
 #include "storage/page/relation_filler.h"
 #include "storage/page/verify.h"
 #include "storage/tuple/form.h"
+#include "storage/tuple/tuple_header.h"
 #include "storage/tuple/varlena.h"
 
 namespace pgstore::page {
@@ -393,8 +394,15 @@ TEST(RelationFillerTest, UpdateStaysOnPageThenTargetThenExtends) {
   EXPECT_TRUE(f.Update(Tid{5, 1}, ByteView(small)).status().IsInvalidArgument());
   // The old version points at its new one.
   ByteView old = *f.page_images()[0].GetItem(2);
-  EXPECT_EQ(LoadLE16(old.data + tuple::kOffCtid + 4), 1);
-  EXPECT_EQ(LoadLE16(old.data + tuple::kOffCtid + 2), 1);
+  const tuple::TupleHeader old_header = tuple::ReadRawTupleHeader(old);
+  EXPECT_EQ(old_header.ctid_block, 1u);
+  EXPECT_EQ(old_header.ctid_offset, 1);
+  EXPECT_EQ(old_header.xmax, 1u);  // deleted by transaction 1
+  // A version never updated points at itself and has no xmax.
+  const tuple::TupleHeader live = tuple::ReadRawTupleHeader(*f.page_images()[1].GetItem(1));
+  EXPECT_EQ(live.ctid_block, 1u);
+  EXPECT_EQ(live.ctid_offset, 1);
+  EXPECT_EQ(live.xmax, 0u);
 }
 
 }  // namespace

@@ -3,23 +3,31 @@
 #include <cassert>
 
 #include "storage/tuple/heap_tuple_format.h"
+#include "storage/tuple/tuple_header.h"
 
 namespace pgstore::page {
 namespace {
 
+// Rewrites the fixed header of the tuple at `offnum` on `page` as `edit` changes it.
+template <typename Edit>
+void EditHeader(HeapPage* page, uint16_t offnum, Edit edit) {
+  const ByteView item = *page->GetItem(offnum);
+  tuple::TupleHeader h = tuple::ReadRawTupleHeader(item);
+  edit(&h);
+  tuple::EncodeTupleHeader(h, page->mutable_data() + (item.data - page->bytes().data));
+}
+
 // Points the t_ctid of the tuple at `offnum` on `page` at `target`.
 void SetCtid(HeapPage* page, uint16_t offnum, Tid target) {
-  const ByteView item = *page->GetItem(offnum);
-  uint8_t* p = page->mutable_data() + (item.data - page->bytes().data);
-  StoreLE16(p + tuple::kOffCtid, static_cast<uint16_t>(target.block >> 16));
-  StoreLE16(p + tuple::kOffCtid + 2, static_cast<uint16_t>(target.block));
-  StoreLE16(p + tuple::kOffCtid + 4, target.offset);
+  EditHeader(page, offnum, [&](tuple::TupleHeader* h) {
+    h->ctid_block = target.block;
+    h->ctid_offset = target.offset;
+  });
 }
 
 // Marks the tuple at `offnum` as deleted by transaction 1 (an old version).
 void SetXmax(HeapPage* page, uint16_t offnum) {
-  const ByteView item = *page->GetItem(offnum);
-  StoreLE32(page->mutable_data() + (item.data - page->bytes().data) + tuple::kOffXmax, 1);
+  EditHeader(page, offnum, [](tuple::TupleHeader* h) { h->xmax = 1; });
 }
 
 }  // namespace
