@@ -47,10 +47,7 @@ class ChunkIndex {
     size_t cap = 16;
     while (cap < 2 * ends.size()) cap *= 2;
     if (slots_.size() < cap) slots_.resize(cap);
-    if (++generation_ == 0) {  // wrapped: no slot may look current
-      std::fill(slots_.begin(), slots_.end(), Slot{});
-      generation_ = 1;
-    }
+    ++generation_;  // 64 bits: never wraps, so no slot of an earlier build looks current
     mask_ = cap - 1;
     uint32_t start = 0;
     for (uint32_t end : ends) {
@@ -75,12 +72,12 @@ class ChunkIndex {
   struct Slot {
     uint64_t fp = 0;
     uint32_t start = 0;
-    uint32_t generation = 0;
+    uint64_t generation = 0;
   };
   bool InUse(size_t i) const { return slots_[i].generation == generation_; }
   std::vector<Slot> slots_;
   size_t mask_ = 0;
-  uint32_t generation_ = 0;
+  uint64_t generation_ = 0;
 };
 
 // The index and the chunk lists, kept per thread so that an encode allocates nothing once they

@@ -325,6 +325,10 @@ TEST(ChunkDeltaTest, DecoderRejectsMalformedBodies) {
   EXPECT_NE(err({0x80, 8, 0}, 4).find("beyond the old"), std::string::npos);
   EXPECT_NE(err({0x80, 2}, 4).find("truncated copy offset"), std::string::npos);
   EXPECT_NE(err({0xFF, 1}, 4).find("truncated copy length"), std::string::npos);
+  EXPECT_NE(err({0xFF, 4, 0}, 4).find("truncated copy offset"), std::string::npos);
+  EXPECT_EQ(err({0xFF, 4, 0, 6, 0}, 4), "ok");   // a long copy ending at the old data's end
+  EXPECT_EQ(err({0xFF, 0, 0, 10, 0}, 0), "ok");  // an empty one at the very end
+  EXPECT_NE(err({0xFF, 5, 0, 6, 0}, 5).find("beyond the old"), std::string::npos);
   EXPECT_NE(err({3, 'a', 'b'}, 4).find("literal run beyond the delta"), std::string::npos);
   EXPECT_NE(err({1, 'a', 'b'}, 1).find("literal run beyond the target"), std::string::npos);
   EXPECT_NE(err({0x80, 2, 0}, 3).find("copy beyond the target"), std::string::npos);

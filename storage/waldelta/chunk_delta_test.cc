@@ -1,0 +1,164 @@
+// The chunk delta's encoder does what chunk_delta.h says, checked on its output rather than by
+// re-running its steps: boundaries are the same on every build (fixed inputs, recorded ends);
+// every copy is extended as far as the bytes agree, forwards to the target's or the old data's
+// end and backwards to the end of the previous copy; and no chunk of the target that is also a
+// chunk of the old data is left among the literals.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "storage/waldelta/chunk_delta.h"
+
+namespace pgstore::waldelta {
+namespace {
+
+// One op of a body (chunk_delta.h's grammar): a literal run [t, t + len) of the target, or a
+// copy of old[off, off + len) to target position t.
+struct Op {
+  bool copy;
+  size_t t, len, off;
+};
+
+std::vector<Op> Ops(const std::vector<uint8_t>& body) {
+  std::vector<Op> ops;
+  size_t i = 0, t = 0;
+  while (i < body.size()) {
+    const uint8_t op = body[i++];
+    if (!(op & 0x80)) {
+      ops.push_back({false, t, size_t{op} + 1u, 0});
+      i += op + 1u;
+    } else {
+      size_t len = (op & 0x7F) + kCopyMin;
+      if ((op & 0x7F) == 0x7F) {
+        len = LoadLE16(body.data() + i);
+        i += 2;
+      }
+      ops.push_back({true, t, len, LoadLE16(body.data() + i)});
+      i += 2;
+    }
+    t += ops.back().len;
+  }
+  return ops;
+}
+
+std::vector<uint8_t> RandomBytes(std::mt19937* rng, size_t n, int alphabet) {
+  std::vector<uint8_t> v(n);
+  for (uint8_t& b : v) b = static_cast<uint8_t>('a' + (*rng)() % alphabet);
+  return v;
+}
+
+// The old data with a few bytes inserted, dropped or changed, or a block moved.
+std::vector<uint8_t> Edited(std::mt19937* rng, const std::vector<uint8_t>& old_data, int alphabet) {
+  std::vector<uint8_t> v = old_data;
+  for (int edits = (*rng)() % 5; edits-- > 0;) {
+    const size_t at = (*rng)() % (v.size() + 1);
+    const size_t n = 1 + (*rng)() % 40;
+    switch ((*rng)() % 4) {
+      case 0: {
+        const std::vector<uint8_t> bytes = RandomBytes(rng, n, alphabet);
+        v.insert(v.begin() + at, bytes.begin(), bytes.end());
+        break;
+      }
+      case 1:
+        v.erase(v.begin() + at, v.begin() + std::min(v.size(), at + n));
+        break;
+      case 2:
+        for (size_t i = at; i < std::min(v.size(), at + n); ++i) v[i] = 'a' + (*rng)() % alphabet;
+        break;
+      default: {  // a block of the old data copied to the end
+        const size_t from = (*rng)() % (old_data.size() + 1);
+        v.insert(v.end(), old_data.begin() + from,
+                 old_data.begin() + std::min(old_data.size(), from + 4 * n));
+      }
+    }
+  }
+  return v;
+}
+
+TEST(ChunkDeltaTest, BoundariesAreTheSameOnEveryBuild) {
+  std::vector<uint8_t> pattern;
+  for (int i = 0; i < 300; ++i) pattern.push_back(static_cast<uint8_t>((i * i * 7 + i * 13) % 256));
+  EXPECT_EQ(ChunkBoundaries(pattern),
+            (std::vector<uint32_t>{14,  19,  31,  35,  42,  47,  51,  57,  72,  90,
+                                   110, 116, 129, 138, 144, 171, 184, 201, 221, 227,
+                                   239, 254, 270, 275, 287, 291, 298, 300}));
+  const std::string text =
+      "Chunk boundaries depend only on the last few bytes, so an insertion or deletion shifts no "
+      "boundary beyond it.";
+  EXPECT_EQ(ChunkBoundaries(std::vector<uint8_t>(text.begin(), text.end())),
+            (std::vector<uint32_t>{8, 20, 29, 34, 38, 42, 46, 52, 60, 69, 78, 92, 103, 107, 109}));
+  // A run of 0x00 meets the boundary condition at every byte: chunks of kChunkMin (after the
+  // first, whose hash has not settled yet). A run of 0x01 never does: chunks of kChunkMax.
+  std::vector<uint32_t> every_fourth = {6};
+  for (uint32_t e = 10; e <= 150; e += 4) every_fourth.push_back(e);
+  EXPECT_EQ(ChunkBoundaries(std::vector<uint8_t>(150, 0x00)), every_fourth);
+  EXPECT_EQ(ChunkBoundaries(std::vector<uint8_t>(150, 0x01)), (std::vector<uint32_t>{64, 128, 150}));
+}
+
+TEST(ChunkDeltaTest, AnUnchangedStringIsOneCopy) {
+  std::mt19937 rng(11);
+  for (size_t n : {4, 5, 63, 64, 200, 3000}) {
+    const std::vector<uint8_t> s = RandomBytes(&rng, n, 26);
+    const std::vector<Op> ops = Ops(ChunkEncode(s, s));
+    ASSERT_EQ(ops.size(), 1u) << n;
+    EXPECT_TRUE(ops[0].copy);
+    EXPECT_EQ(ops[0].off, 0u);
+    EXPECT_EQ(ops[0].len, n);
+  }
+}
+
+// Over random pairs: copies are maximal, and every target chunk among the literals is no chunk
+// of the old data.
+TEST(ChunkDeltaTest, CopiesAreMaximalAndNoOldChunkIsLeftAsLiterals) {
+  std::mt19937 rng(12);
+  for (int round = 0; round < 1500; ++round) {
+    const int alphabet = round % 2 == 0 ? 3 : 26;  // few letters: chunks repeat within a string
+    const std::vector<uint8_t> old_data = RandomBytes(&rng, rng() % 600, alphabet);
+    const std::vector<uint8_t> target = Edited(&rng, old_data, alphabet);
+    const std::vector<uint8_t> body = ChunkEncode(old_data, target);
+    StatusOr<std::vector<uint8_t>> back = ChunkDecode(old_data, body, target.size());
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    ASSERT_EQ(*back, target);
+
+    std::map<std::vector<uint8_t>, size_t> old_chunks;
+    size_t start = 0;
+    for (uint32_t end : ChunkBoundaries(old_data)) {
+      old_chunks.emplace(std::vector<uint8_t>(old_data.begin() + start, old_data.begin() + end),
+                         start);
+      start = end;
+    }
+    std::vector<bool> literal(target.size() + 1, false);
+    size_t previous_copy_end = 0;
+    for (const Op& op : Ops(body)) {
+      if (!op.copy) {
+        for (size_t i = op.t; i < op.t + op.len; ++i) literal[i] = true;
+      } else {
+        const size_t end = op.t + op.len, old_end = op.off + op.len;
+        EXPECT_TRUE(end == target.size() || old_end == old_data.size() ||
+                    target[end] != old_data[old_end])
+            << "round " << round << ": the copy to " << op.t << " stops short";
+        EXPECT_TRUE(op.t == previous_copy_end || op.off == 0 || target[op.t - 1] != old_data[op.off - 1])
+            << "round " << round << ": the copy to " << op.t << " starts late";
+        previous_copy_end = end;
+      }
+    }
+    start = 0;
+    for (uint32_t end : ChunkBoundaries(target)) {
+      bool all_literal = true;
+      for (size_t i = start; i < end; ++i) all_literal = all_literal && literal[i];
+      if (all_literal && end - start >= kCopyMin) {
+        EXPECT_EQ(old_chunks.count(std::vector<uint8_t>(target.begin() + start, target.begin() + end)),
+                  0u)
+            << "round " << round << ": target chunk [" << start << ", " << end
+            << ") is an old chunk but was written as literals";
+      }
+      start = end;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pgstore::waldelta
