@@ -135,6 +135,18 @@ TEST(HotChainChecksTest, RedirectToATupleThatIsNotHeapOnly) {
   EXPECT_EQ(p.Findings(), Findings{"1: redirect to a tuple that is not heap-only"});
 }
 
+// A redirect to another redirect is reported as such and links no chain: the chain behind the
+// second redirect has that one predecessor only.
+TEST(HotChainChecksTest, RedirectToARedirectLinksNothing) {
+  ChainPage p;
+  p.Add(HotUpdated(3));
+  p.Add(HotUpdated(3));
+  p.Add(HeapOnlyVersion());
+  p.Redirect(1, 2);
+  p.Redirect(2, 3);
+  EXPECT_EQ(p.Findings(), Findings{"1: redirect to a line pointer that is not normal"});
+}
+
 TEST(HotChainChecksTest, TwoChainsMeet) {
   ChainPage redirects;
   redirects.Add(HotUpdated(3));

@@ -27,7 +27,9 @@ std::vector<uint8_t> TupleOfLength(size_t len) {
 std::vector<std::string> Checks(const HeapPage& p, const VerifyOptions& o = {}) {
   std::vector<std::string> out;
   for (const PageProblem& pr : VerifyHeapPage(p.bytes(), 0, o)) {
-    out.push_back(std::to_string(pr.lp) + ": " + pr.check);
+    // A finding about no attribute has attnum -1; any other attnum shows.
+    const std::string attnum = pr.attnum == -1 ? "" : " attnum " + std::to_string(pr.attnum);
+    out.push_back(std::to_string(pr.lp) + attnum + ": " + pr.check);
   }
   return out;
 }
@@ -257,6 +259,7 @@ TEST(VerifyTest, PageOfAnotherSize) {
   const std::vector<PageProblem> problems = VerifyHeapPage(ByteView(short_page), 0);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].lp, 0);
+  EXPECT_EQ(problems[0].attnum, -1);
   EXPECT_EQ(problems[0].check, "page is not 8192 bytes");
 }
 
@@ -377,6 +380,27 @@ TEST(RelationFillerTest, InsertExtendsWhenFull) {
   for (size_t b = 0; b < f.pages(); ++b) {
     EXPECT_TRUE(VerifyHeapPage(f.page_images()[b].bytes(), b).empty());
   }
+}
+
+TEST(RelationFillerTest, RefusesEmptyAndOversizedTuplesAndUnknownTids) {
+  RelationFiller f(true);
+  const std::vector<uint8_t> empty, too_big = TupleOfLength(tuple::kMaxHeapTupleSize + 1);
+  const std::vector<uint8_t> largest = TupleOfLength(tuple::kMaxHeapTupleSize);
+  EXPECT_TRUE(f.Insert(ByteView(empty)).status().IsInvalidArgument());
+  EXPECT_TRUE(f.Insert(ByteView(too_big)).status().IsInvalidArgument());
+  const Tid a = *f.Insert(ByteView(largest));
+  EXPECT_EQ(a, (Tid{0, 1}));
+  EXPECT_FALSE(a == (Tid{0, 2}));
+  EXPECT_FALSE(a == (Tid{1, 1}));
+  EXPECT_TRUE(f.Update(a, ByteView(empty)).status().IsInvalidArgument());
+  EXPECT_TRUE(f.Update(a, ByteView(too_big)).status().IsInvalidArgument());
+  // Block 1 (one past the last), offset 0, and offset 2 (one past the last) were never returned.
+  for (const Tid& unknown : {Tid{1, 1}, Tid{0, 0}, Tid{0, 2}}) {
+    EXPECT_TRUE(f.Update(unknown, ByteView(largest)).status().IsInvalidArgument())
+        << unknown.block << "," << unknown.offset;
+  }
+  EXPECT_EQ(f.pages(), 1u);  // nothing was placed
+  EXPECT_EQ(*f.Update(a, ByteView(largest)), (Tid{1, 1}));
 }
 
 TEST(RelationFillerTest, UpdateStaysOnPageThenTargetThenExtends) {

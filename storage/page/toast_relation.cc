@@ -32,18 +32,18 @@ void ToastRelation::AddPage(ByteView bytes) {
     ++chunks_;
     if (!values[0]) continue;  // no chunk_id: no value to file it under
     const uint32_t valueid = LoadLE32(values[0]->data);
+    const int32_t seq = values[1] ? static_cast<int32_t>(LoadLE32(values[1]->data)) : 0;
     if (!values[1] || !values[2]) {
-      values_[valueid].push_back({true, 0, 0, false});
+      values_[valueid].push_back({!values[1], !values[2], seq, 0, false});
       continue;
     }
-    const int32_t seq = static_cast<int32_t>(LoadLE32(values[1]->data));
     const ByteView data = *values[2];
     const tuple::VarlenaForm form = tuple::VarlenaFormOf(data[0]);
     const bool bad = form != tuple::VarlenaForm::k4B && form != tuple::VarlenaForm::kShort;
     const size_t header =
         form == tuple::VarlenaForm::kShort ? tuple::kVarHdrSzShort : tuple::kVarHdrSz;
     values_[valueid].push_back(
-        {false, seq, bad ? 0 : static_cast<uint32_t>(data.size - header), bad});
+        {false, false, seq, bad ? 0 : static_cast<uint32_t>(data.size - header), bad});
   }
 }
 
@@ -52,13 +52,14 @@ std::vector<std::string> ToastRelation::CheckValue(uint32_t valueid, uint32_t ex
   const auto it = values_.find(valueid);
   if (it == values_.end()) return {Value(valueid) + "not found in toast relation"};
   std::vector<Chunk> chunks = it->second;
-  std::stable_sort(chunks.begin(), chunks.end(),
-                   [](const Chunk& a, const Chunk& b) { return a.seq < b.seq; });
+  std::stable_sort(chunks.begin(), chunks.end(), [](const Chunk& a, const Chunk& b) {
+    return a.null_seq != b.null_seq ? b.null_seq : a.seq < b.seq;  // NULLs last
+  });
   const int64_t last = extsize == 0 ? -1 : (static_cast<int64_t>(extsize) - 1) / kToastMaxChunkSize;
   int64_t expected = 0;
   for (const Chunk& c : chunks) {
-    if (c.null_field) {
-      out.push_back(Value(valueid) + "has a chunk with null sequence number or data");
+    if (c.null_seq) {
+      out.push_back(Value(valueid) + "has a chunk with null sequence number");
       continue;
     }
     const std::string chunk = "chunk " + std::to_string(c.seq);
@@ -67,6 +68,10 @@ std::vector<std::string> ToastRelation::CheckValue(uint32_t valueid, uint32_t ex
                     " was expected");
     }
     expected = c.seq + 1;
+    if (c.null_data) {
+      out.push_back(Value(valueid) + chunk + " has null data");
+      continue;
+    }
     if (c.bad_header) {
       out.push_back(Value(valueid) + chunk + " has an invalid varlena header");
       continue;

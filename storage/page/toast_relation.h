@@ -13,7 +13,9 @@
 // Findings for one value, each "toast value V ...": "not found in toast relation"; "chunk S where
 // chunk E was expected" (a gap or a repeat, in chunk_seq order); "chunk S follows last expected
 // chunk L"; "chunk S has size X, expected Y"; "chunk S has an invalid varlena header"; "ended at
-// chunk E, expected to end at chunk L"; "has a chunk with null sequence number or data".
+// chunk E, expected to end at chunk L"; "has a chunk with null sequence number"; "chunk S has null
+// data". The index on (chunk_id, chunk_seq) puts chunks of a NULL chunk_seq last, so those are
+// reported after the others.
 #ifndef PGSTORE_STORAGE_PAGE_TOAST_RELATION_H_
 #define PGSTORE_STORAGE_PAGE_TOAST_RELATION_H_
 
@@ -50,7 +52,8 @@ class ToastRelation {
 
  private:
   struct Chunk {
-    bool null_field;  // chunk_seq or chunk_data is NULL
+    bool null_seq;   // chunk_seq is NULL (seq is then meaningless)
+    bool null_data;  // chunk_data is NULL
     int32_t seq;
     uint32_t size;    // data bytes
     bool bad_header;  // chunk_data is neither a 4B nor a 1B plain varlena

@@ -3,14 +3,14 @@
 // every copy is extended as far as the bytes agree, forwards to the target's or the old data's
 // end and backwards to the end of the previous copy; and no chunk of the target that is also a
 // chunk of the old data is left among the literals.
+#include "storage/waldelta/chunk_delta.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
-
-#include "storage/waldelta/chunk_delta.h"
 
 namespace pgstore::waldelta {
 namespace {
@@ -95,7 +95,8 @@ TEST(ChunkDeltaTest, BoundariesAreTheSameOnEveryBuild) {
   std::vector<uint32_t> every_fourth = {6};
   for (uint32_t e = 10; e <= 150; e += 4) every_fourth.push_back(e);
   EXPECT_EQ(ChunkBoundaries(std::vector<uint8_t>(150, 0x00)), every_fourth);
-  EXPECT_EQ(ChunkBoundaries(std::vector<uint8_t>(150, 0x01)), (std::vector<uint32_t>{64, 128, 150}));
+  EXPECT_EQ(ChunkBoundaries(std::vector<uint8_t>(150, 0x01)),
+            (std::vector<uint32_t>{64, 128, 150}));
 }
 
 TEST(ChunkDeltaTest, AnUnchangedStringIsOneCopy) {
@@ -140,7 +141,8 @@ TEST(ChunkDeltaTest, CopiesAreMaximalAndNoOldChunkIsLeftAsLiterals) {
         EXPECT_TRUE(end == target.size() || old_end == old_data.size() ||
                     target[end] != old_data[old_end])
             << "round " << round << ": the copy to " << op.t << " stops short";
-        EXPECT_TRUE(op.t == previous_copy_end || op.off == 0 || target[op.t - 1] != old_data[op.off - 1])
+        EXPECT_TRUE(op.t == previous_copy_end || op.off == 0 ||
+                    target[op.t - 1] != old_data[op.off - 1])
             << "round " << round << ": the copy to " << op.t << " starts late";
         previous_copy_end = end;
       }
@@ -150,8 +152,9 @@ TEST(ChunkDeltaTest, CopiesAreMaximalAndNoOldChunkIsLeftAsLiterals) {
       bool all_literal = true;
       for (size_t i = start; i < end; ++i) all_literal = all_literal && literal[i];
       if (all_literal && end - start >= kCopyMin) {
-        EXPECT_EQ(old_chunks.count(std::vector<uint8_t>(target.begin() + start, target.begin() + end)),
-                  0u)
+        EXPECT_EQ(
+            old_chunks.count(std::vector<uint8_t>(target.begin() + start, target.begin() + end)),
+            0u)
             << "round " << round << ": target chunk [" << start << ", " << end
             << ") is an old chunk but was written as literals";
       }

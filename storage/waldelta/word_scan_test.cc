@@ -52,8 +52,7 @@ TEST(WordScanTest, CommonLengthIsTheByteLoops) {
     std::vector<uint8_t> b = a;
     if (len > 0 && rng() % 4 != 0) b[rng() % len] ^= static_cast<uint8_t>(1 + rng() % 255);
     for (size_t max = 0; max <= len; ++max) {
-      ASSERT_EQ(CommonLength(a.data(), b.data(), max),
-                CommonLengthByBytes(a.data(), b.data(), max))
+      ASSERT_EQ(CommonLength(a.data(), b.data(), max), CommonLengthByBytes(a.data(), b.data(), max))
           << "round " << round << " max " << max;
     }
   }
@@ -79,8 +78,8 @@ TEST(WordScanTest, FindKeyIsTheByteLoops) {
     const size_t hn = 4 + rng() % 36;
     const std::vector<uint8_t> h = RandomBytes(&rng, hn, 2 + round % 3);
     // A key that occurs (taken from h) or one that most likely does not.
-    const uint32_t key = round % 4 == 0 ? static_cast<uint32_t>(rng())
-                                        : LoadLE32(h.data() + rng() % (hn - 3));
+    const uint32_t key =
+        round % 4 == 0 ? static_cast<uint32_t>(rng()) : LoadLE32(h.data() + rng() % (hn - 3));
     const int64_t max_hi = static_cast<int64_t>(hn) - 4;
     for (int64_t lo = 0; lo <= max_hi + 1; ++lo) {
       for (int64_t hi = lo - 1; hi <= max_hi; ++hi) {
