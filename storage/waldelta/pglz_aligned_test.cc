@@ -137,6 +137,78 @@ TEST(PglzAlignedTest, OffsetsStayWithinPglzsReach) {
   }
 }
 
+// The search after a match ends looks kAlignedSearchAhead = 32 bytes ahead of the current
+// alignment and kAlignedSearchBack = 16 bytes behind it, and no further (the values are part of
+// the contract: a change of tuning changes this test). The old data is 200 random bytes; the
+// new data keeps the first 50, then continues from `distance` bytes further ahead (or behind) in
+// the old data, and ends with 30 bytes of its own (so that the end-aligned shift finds nothing).
+TEST(PglzAlignedTest, SearchReachesExactlyItsWindow) {
+  std::mt19937 rng(8);
+  const std::vector<uint8_t> old_data = RandomBytes(&rng, 200);
+  const std::vector<uint8_t> tail = RandomBytes(&rng, 30);
+  auto body_size = [&](int64_t distance) {
+    std::vector<uint8_t> new_data(old_data.begin(), old_data.begin() + 50);
+    new_data.insert(new_data.end(), old_data.begin() + 50 + distance,
+                    old_data.begin() + 130 + distance);
+    new_data.insert(new_data.end(), tail.begin(), tail.end());
+    bool matched = false;
+    const size_t size = EncodeAndCheck(old_data, new_data, 0, 0, &matched).size();
+    EXPECT_TRUE(matched) << distance;
+    return size;
+  };
+  // Found: three tags (the first 50 bytes, the 80 moved ones, nothing else) and 30 literals.
+  // Missed: the 80 bytes are literals too.
+  constexpr size_t kFound = 30 + 3 * 3 + 5, kMissed = 80;
+  const int64_t ahead = 32, back = 16;
+  EXPECT_LE(body_size(1), kFound);
+  EXPECT_LE(body_size(ahead), kFound);
+  EXPECT_GE(body_size(ahead + 1), kMissed);
+  EXPECT_LE(body_size(-1), kFound);
+  EXPECT_LE(body_size(-back), kFound);
+  EXPECT_GE(body_size(-back - 1), kMissed);
+}
+
+// After a match ends, the search runs at the first literal and then at every 4th
+// (kAlignedResyncEvery): 68 new bytes (17 runs of 4) followed by moved old data are found right
+// where the moved data starts. The body, exactly: a 3-byte tag for the first 50 bytes, 68
+// literals, a 3-byte tag for the 100 moved bytes, 30 literals, and a control byte per 8 of those
+// 100 items (13).
+TEST(PglzAlignedTest, SearchesAgainEveryFourthLiteral) {
+  std::mt19937 rng(9);
+  const std::vector<uint8_t> old_data = RandomBytes(&rng, 300);
+  std::vector<uint8_t> new_data(old_data.begin(), old_data.begin() + 50);
+  const std::vector<uint8_t> fresh = RandomBytes(&rng, 68), tail = RandomBytes(&rng, 30);
+  new_data.insert(new_data.end(), fresh.begin(), fresh.end());
+  new_data.insert(new_data.end(), old_data.begin() + 150, old_data.begin() + 250);
+  new_data.insert(new_data.end(), tail.begin(), tail.end());
+  bool matched = false;
+  EXPECT_EQ(EncodeAndCheck(old_data, new_data, 0, 0, &matched).size(), 3u + 68 + 3 + 30 + 13);
+  EXPECT_TRUE(matched);
+}
+
+// It gives up at the first literal past kAlignedGiveUpAfter = 32 target bytes when nothing was
+// saved by then: unrelated bytes up to position 32 leave a chance, up to 33 do not.
+TEST(PglzAlignedTest, GivesUpAtTheFirstLiteralPast32Bytes) {
+  std::mt19937 rng(10);
+  const std::vector<uint8_t> old_data = RandomBytes(&rng, 300);
+  for (size_t fresh : {32, 33}) {
+    std::vector<uint8_t> new_data = RandomBytes(&rng, fresh);
+    new_data.insert(new_data.end(), old_data.begin() + fresh, old_data.end());
+    bool matched = false;
+    EncodeAndCheck(old_data, new_data, 0, 0, &matched);
+    EXPECT_EQ(matched, fresh == 32) << fresh;
+  }
+  // A literal at position 31 is not yet past the point: 28 fresh bytes, a 3-byte match, one
+  // fresh byte, then the old data.
+  std::vector<uint8_t> new_data = RandomBytes(&rng, 28);
+  new_data.insert(new_data.end(), old_data.begin() + 28, old_data.begin() + 31);
+  new_data.push_back(static_cast<uint8_t>(old_data[31] ^ 0x55));
+  new_data.insert(new_data.end(), old_data.begin() + 32, old_data.end());
+  bool matched = false;
+  EncodeAndCheck(old_data, new_data, 0, 0, &matched);
+  EXPECT_TRUE(matched);
+}
+
 TEST(PglzAlignedTest, RandomPairsAlwaysDecode) {
   std::mt19937 rng(6);
   for (int round = 0; round < 2000; ++round) {
