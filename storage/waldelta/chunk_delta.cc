@@ -27,18 +27,6 @@ constexpr std::array<uint32_t, 256> MakeGear() {
 }
 constexpr std::array<uint32_t, 256> kGear = MakeGear();
 
-// A 64-bit hash of a chunk's bytes, eight at a time.
-uint64_t Fingerprint(const uint8_t* p, size_t n) {
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    h = (h ^ LoadLE64(p + i)) * 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 29;
-  }
-  for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
-  return h ^ (h >> 32);
-}
-
 // An open-addressing index of the old string's chunks by fingerprint. One per thread, rebuilt
 // for each encode without clearing: a slot is in use only if it carries the current generation.
 class ChunkIndex {
@@ -51,7 +39,7 @@ class ChunkIndex {
     mask_ = cap - 1;
     uint32_t start = 0;
     for (uint32_t end : ends) {
-      const uint64_t fp = Fingerprint(old_data.data + start, end - start);
+      const uint64_t fp = ChunkFingerprint(old_data.Sub(start, end - start));
       size_t i = fp & mask_;
       while (InUse(i) && slots_[i].fp != fp) i = (i + 1) & mask_;
       if (!InUse(i)) slots_[i] = Slot{fp, start, generation_};  // the first occurrence wins
@@ -125,6 +113,19 @@ void ChunkBoundariesInto(ByteView s, std::vector<uint32_t>* ends) {
   if (start < s.size) ends->push_back(static_cast<uint32_t>(s.size));
 }
 
+uint64_t ChunkFingerprint(ByteView chunk) {
+  const uint8_t* const p = chunk.data;
+  const size_t n = chunk.size;
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    h = (h ^ LoadLE64(p + i)) * 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 29;
+  }
+  for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h ^ (h >> 32);
+}
+
 std::vector<uint32_t> ChunkBoundaries(ByteView s) {
   std::vector<uint32_t> ends;
   ChunkBoundariesInto(s, &ends);
@@ -157,7 +158,7 @@ void ChunkEncodeInto(ByteView old_data, ByteView target, std::vector<uint8_t>* o
     chunk_start = chunk_end;
     if (start < pos) continue;  // inside the last match
     const size_t n = chunk_end - start;
-    const int64_t hit = index.Find(Fingerprint(target.data + start, n));
+    const int64_t hit = index.Find(ChunkFingerprint(target.Sub(start, n)));
     if (hit < 0 || static_cast<size_t>(hit) + n > old_size ||
         std::memcmp(old_view.data + hit, target.data + start, n) != 0) {
       continue;

@@ -39,6 +39,10 @@ inline constexpr size_t kMaxLiteralRun = 128;
 std::vector<uint32_t> ChunkBoundaries(ByteView s);
 // As ChunkBoundaries, into *ends (its capacity reused).
 void ChunkBoundariesInto(ByteView s, std::vector<uint32_t>* ends);
+// The 64-bit hash by which chunks are indexed (eight bytes at a time; the length included). The
+// encoder compares the bytes of a hit before copying, so a collision costs a match, never
+// correctness. Exposed for tests.
+uint64_t ChunkFingerprint(ByteView chunk);
 
 // The chunk delta of `target` against `old_data`, into *out (its capacity reused: once the
 // per-thread index and lists and *out have grown, an encode allocates nothing and clears nothing).

@@ -99,6 +99,27 @@ TEST(ChunkDeltaTest, BoundariesAreTheSameOnEveryBuild) {
             (std::vector<uint32_t>{64, 128, 150}));
 }
 
+// Chunks that differ in one byte, anywhere, or only in length have different fingerprints (a
+// collision would hide the second chunk from the index, as the first occurrence wins).
+TEST(ChunkDeltaTest, FingerprintsSeeEveryByteAndTheLength) {
+  std::mt19937 rng(13);
+  for (size_t n = 1; n <= kChunkMax; ++n) {
+    const std::vector<uint8_t> chunk = RandomBytes(&rng, n, 256);
+    const uint64_t fp = ChunkFingerprint(chunk);
+    for (size_t at = 0; at < n; ++at) {
+      for (uint8_t flip : {0x01, 0x80, 0xFF}) {
+        std::vector<uint8_t> other = chunk;
+        other[at] ^= flip;
+        EXPECT_NE(ChunkFingerprint(other), fp) << "length " << n << ", byte " << at;
+      }
+    }
+    std::vector<uint8_t> longer = chunk;
+    longer.push_back(0);
+    EXPECT_NE(ChunkFingerprint(longer), fp) << "length " << n;
+    EXPECT_NE(ChunkFingerprint(ByteView(chunk.data(), n - 1)), fp) << "length " << n;
+  }
+}
+
 TEST(ChunkDeltaTest, AnUnchangedStringIsOneCopy) {
   std::mt19937 rng(11);
   for (size_t n : {4, 5, 63, 64, 200, 3000}) {

@@ -151,9 +151,9 @@ TEST(EncoderOutputTest, UpdateRecords) {
   AutoBudget budget;
   UpdateRecord record;
   for (int round = 0; round < 400; ++round) {
-    std::vector<std::optional<std::string>> columns = {
-        std::to_string(rng() % 100000), text(rng() % 300), text(rng() % 3000),
-        std::to_string(rng()), text(rng() % 40)};
+    std::vector<std::optional<std::string>> columns = {std::to_string(rng() % 100000),
+                                                       text(rng() % 300), text(rng() % 3000),
+                                                       std::to_string(rng()), text(rng() % 40)};
     const std::vector<uint8_t> old_tuple = row(columns);
     for (int c = 0; c < 5; ++c) {
       switch (rng() % 5) {
