@@ -12,7 +12,7 @@ printf '%s\n' "$out" | awk '
   ($1 == "pglz-history" || $1 == "pglz-aligned" || $1 == "chunk" || $1 == "auto") && NF == 10 {
     methods++; if ($2 > ps) { print $1 " logs more than prefix-suffix: " $0; bad = 1 } next }
   END { if (cases != 2 || methods != 12) { print "cases " cases ", method rows " methods; bad = 1 } exit bad }'
-printf '%s\n' "$out" | grep -qx "all goals met" || { echo "goals line missing"; exit 1; }
+grep -qx "all goals met" <<< "$out" || { echo "goals line missing"; exit 1; }
 if "$bin" --case nosuch 2>/dev/null; then echo "unknown case accepted"; exit 1; fi
 if "$bin" --updates 0 2>/dev/null; then echo "--updates 0 accepted"; exit 1; fi
 echo "waldelta_bench_test: ok"

@@ -32,7 +32,7 @@ out=$("$bin" "$tmp/bad"); rc=$?
 want="$tmp/bad: block 0, offset 1: tuple: t_hoff mismatch
 $tmp/bad: block 1: corrupted page pointers"
 [ "$(printf '%s\n' "$out" | head -n -1)" = "$want" ] || fail "corrupt file findings: $out"
-printf '%s\n' "$out" | tail -1 | grep -qE "^verify: 1 file\(s\), [0-9]+ page\(s\), [0-9]+ tuple\(s\), 2 finding\(s\)$" ||
+tail -1 <<< "$out" | grep -qE "^verify: 1 file\(s\), [0-9]+ page\(s\), [0-9]+ tuple\(s\), 2 finding\(s\)$" ||
   fail "corrupt file summary: $out"
 # With checksums expected, both changed pages also fail their checksum.
 [ "$("$bin" "$tmp/bad" --checksums | grep -c 'checksum mismatch')" -eq 2 ] || fail "checksums"
@@ -41,14 +41,14 @@ printf '%s\n' "$out" | tail -1 | grep -qE "^verify: 1 file\(s\), [0-9]+ page\(s\
 head -c $((8192 + 100)) "$rel" > "$tmp/cut"
 out=$("$bin" "$tmp/cut"); rc=$?
 [ "$rc" -eq 1 ] || fail "truncated file: exit $rc"
-printf '%s\n' "$out" | grep -qx "$tmp/cut: block 1: file ends with a partial page of 100 bytes" ||
+grep -qx "$tmp/cut: block 1: file ends with a partial page of 100 bytes" <<< "$out" ||
   fail "truncated file: $out"
 
 # A missing file among good ones: named, the others still checked, exit 2.
 out=$("$bin" "$rel" "$tmp/nosuch" 2>"$tmp/err"); rc=$?
 [ "$rc" -eq 2 ] || fail "missing file: exit $rc"
 grep -qx "verify: cannot open $tmp/nosuch" "$tmp/err" || fail "missing file message: $(cat "$tmp/err")"
-printf '%s\n' "$out" | grep -q "^verify: 1 file(s)" || fail "the good file was not checked: $out"
+grep -q "^verify: 1 file(s)" <<< "$out" || fail "the good file was not checked: $out"
 
 # Bad usage.
 "$bin" >/dev/null 2>&1; [ $? -eq 2 ] || fail "no file: not exit 2"
