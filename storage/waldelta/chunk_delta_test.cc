@@ -12,8 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "storage/waldelta/test_pairs.h"
+
 namespace pgstore::waldelta {
 namespace {
+
+using test_pairs::Edited;
+using test_pairs::RandomBytes;
 
 // One op of a body (chunk_delta.h's grammar): a literal run [t, t + len) of the target, or a
 // copy of old[off, off + len) to target position t.
@@ -42,40 +47,6 @@ std::vector<Op> Ops(const std::vector<uint8_t>& body) {
     t += ops.back().len;
   }
   return ops;
-}
-
-std::vector<uint8_t> RandomBytes(std::mt19937* rng, size_t n, int alphabet) {
-  std::vector<uint8_t> v(n);
-  for (uint8_t& b : v) b = static_cast<uint8_t>('a' + (*rng)() % alphabet);
-  return v;
-}
-
-// The old data with a few bytes inserted, dropped or changed, or a block moved.
-std::vector<uint8_t> Edited(std::mt19937* rng, const std::vector<uint8_t>& old_data, int alphabet) {
-  std::vector<uint8_t> v = old_data;
-  for (int edits = (*rng)() % 5; edits-- > 0;) {
-    const size_t at = (*rng)() % (v.size() + 1);
-    const size_t n = 1 + (*rng)() % 40;
-    switch ((*rng)() % 4) {
-      case 0: {
-        const std::vector<uint8_t> bytes = RandomBytes(rng, n, alphabet);
-        v.insert(v.begin() + at, bytes.begin(), bytes.end());
-        break;
-      }
-      case 1:
-        v.erase(v.begin() + at, v.begin() + std::min(v.size(), at + n));
-        break;
-      case 2:
-        for (size_t i = at; i < std::min(v.size(), at + n); ++i) v[i] = 'a' + (*rng)() % alphabet;
-        break;
-      default: {  // a block of the old data copied to the end
-        const size_t from = (*rng)() % (old_data.size() + 1);
-        v.insert(v.end(), old_data.begin() + from,
-                 old_data.begin() + std::min(old_data.size(), from + 4 * n));
-      }
-    }
-  }
-  return v;
 }
 
 TEST(ChunkDeltaTest, BoundariesAreTheSameOnEveryBuild) {

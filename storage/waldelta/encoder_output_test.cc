@@ -20,10 +20,14 @@
 #include "storage/waldelta/chunk_delta.h"
 #include "storage/waldelta/pglz_aligned.h"
 #include "storage/waldelta/pglz_history.h"
+#include "storage/waldelta/test_pairs.h"
 #include "storage/waldelta/update_delta.h"
 
 namespace pgstore::waldelta {
 namespace {
+
+using test_pairs::Edited;
+using test_pairs::RandomBytes;
 
 struct Fnv64 {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -36,43 +40,6 @@ struct Fnv64 {
     for (uint8_t b : v) Byte(b);
   }
 };
-
-std::vector<uint8_t> RandomBytes(std::mt19937* rng, size_t n, int alphabet) {
-  std::vector<uint8_t> v(n);
-  for (uint8_t& b : v) b = static_cast<uint8_t>((*rng)() % alphabet);
-  return v;
-}
-
-// The old data edited: bytes inserted, dropped or changed, blocks moved or repeated.
-std::vector<uint8_t> Edited(std::mt19937* rng, const std::vector<uint8_t>& old_data, int alphabet) {
-  std::vector<uint8_t> v = old_data;
-  for (int edits = (*rng)() % 6; edits-- > 0;) {
-    const size_t at = (*rng)() % (v.size() + 1);
-    const size_t n = 1 + (*rng)() % (8 + v.size() / 8);
-    switch ((*rng)() % 4) {
-      case 0: {
-        const std::vector<uint8_t> bytes = RandomBytes(rng, n, alphabet);
-        v.insert(v.begin() + at, bytes.begin(), bytes.end());
-        break;
-      }
-      case 1:
-        v.erase(v.begin() + at, v.begin() + std::min(v.size(), at + n));
-        break;
-      case 2:
-        for (size_t i = at; i < std::min(v.size(), at + n); ++i) {
-          v[i] = static_cast<uint8_t>((*rng)() % alphabet);
-        }
-        break;
-      default: {
-        const size_t from = (*rng)() % (old_data.size() + 1);
-        const std::vector<uint8_t> block(old_data.begin() + from,
-                                         old_data.begin() + std::min(old_data.size(), from + n));
-        v.insert(v.begin() + at, block.begin(), block.end());
-      }
-    }
-  }
-  return v;
-}
 
 // Calls f(old, new) for every raw pair.
 template <typename F>
