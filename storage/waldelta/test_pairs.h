@@ -20,7 +20,8 @@ inline std::vector<uint8_t> RandomBytes(std::mt19937* rng, size_t n, int alphabe
 }
 
 // The old data edited: bytes inserted, dropped or changed, blocks moved or repeated.
-inline std::vector<uint8_t> Edited(std::mt19937* rng, const std::vector<uint8_t>& old_data, int alphabet) {
+inline std::vector<uint8_t> Edited(std::mt19937* rng, const std::vector<uint8_t>& old_data,
+                                   int alphabet) {
   std::vector<uint8_t> v = old_data;
   for (int edits = (*rng)() % 6; edits-- > 0;) {
     const size_t at = (*rng)() % (v.size() + 1);
