@@ -39,9 +39,12 @@ inline constexpr size_t kMaxLiteralRun = 128;
 std::vector<uint32_t> ChunkBoundaries(ByteView s);
 // As ChunkBoundaries, into *ends (its capacity reused).
 void ChunkBoundariesInto(ByteView s, std::vector<uint32_t>* ends);
-// The 64-bit hash by which chunks are indexed (eight bytes at a time; the length included). The
-// encoder compares the bytes of a hit before copying, so a collision costs a match, never
-// correctness. Exposed for tests.
+// The 64-bit hash by which chunks are indexed. For a chunk of n bytes: h = 0x9E3779B97F4A7C15 ^ n;
+// for each whole 8-byte little-endian word w, h = (h ^ w) * 0xBF58476D1CE4E5B9, then
+// h ^= h >> 29; for each byte b left over, h = (h ^ b) * 0x100000001B3; the result is
+// h ^ (h >> 32). The index keeps the first old chunk of each fingerprint, and the encoder compares
+// the bytes of a hit before copying, so a collision costs a match, never correctness. Exposed for
+// tests.
 uint64_t ChunkFingerprint(ByteView chunk);
 
 // The chunk delta of `target` against `old_data`, into *out (its capacity reused: once the

@@ -91,6 +91,90 @@ TEST(ChunkDeltaTest, FingerprintsSeeEveryByteAndTheLength) {
   }
 }
 
+// chunk_delta.h's definition of the fingerprint, byte by byte: the words assembled from bytes.
+constexpr uint64_t kFingerprintSeed = 0x9E3779B97F4A7C15ull;
+constexpr uint64_t kWordMultiplier = 0xBF58476D1CE4E5B9ull;
+constexpr uint64_t kByteMultiplier = 0x100000001B3ull;
+
+uint64_t WordStep(uint64_t h, uint64_t word) {
+  h = (h ^ word) * kWordMultiplier;
+  return h ^ (h >> 29);
+}
+
+uint64_t DocumentedFingerprint(const std::vector<uint8_t>& chunk) {
+  const size_t n = chunk.size();
+  uint64_t h = kFingerprintSeed ^ n;
+  size_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    uint64_t word = 0;
+    for (int k = 7; k >= 0; --k) word = (word << 8) | chunk[i + k];
+    h = WordStep(h, word);
+  }
+  for (; i < n; ++i) h = (h ^ chunk[i]) * kByteMultiplier;
+  return h ^ (h >> 32);
+}
+
+TEST(ChunkDeltaTest, FingerprintIsTheDocumentedHash) {
+  std::mt19937 rng(14);
+  for (size_t n = 0; n <= 3 * kChunkMax; ++n) {
+    for (int round = 0; round < 8; ++round) {
+      const std::vector<uint8_t> chunk = RandomBytes(&rng, n, 256);
+      EXPECT_EQ(ChunkFingerprint(chunk), DocumentedFingerprint(chunk)) << "length " << n;
+    }
+  }
+}
+
+// The word w that takes the fingerprint state from h to `to` (WordStep inverted: the xor-shift
+// by 29 undone by two more, the odd multiplier by its inverse modulo 2^64).
+uint64_t WordLeadingTo(uint64_t h, uint64_t to) {
+  uint64_t inverse = kWordMultiplier;
+  for (int i = 0; i < 6; ++i) inverse *= 2 - kWordMultiplier * inverse;
+  const uint64_t product = to ^ (to >> 29) ^ (to >> 58);
+  return (product * inverse) ^ h;
+}
+
+std::vector<uint8_t> WordBytes(uint64_t a, uint64_t b) {
+  std::vector<uint8_t> bytes(16);
+  for (int k = 0; k < 8; ++k) {
+    bytes[k] = static_cast<uint8_t>(a >> (8 * k));
+    bytes[8 + k] = static_cast<uint8_t>(b >> (8 * k));
+  }
+  return bytes;
+}
+
+// Two different 16-byte chunks with one fingerprint, built by inverting the second word step:
+// the index keeps the first, so the second is not found (its match is lost), and the encoder,
+// comparing bytes, never copies the first in its place.
+TEST(ChunkDeltaTest, AFingerprintCollisionCostsTheMatchNeverCorrectness) {
+  std::mt19937_64 rng(15);
+  for (int attempt = 0; attempt < 1000000; ++attempt) {
+    const uint64_t start = kFingerprintSeed ^ 16;
+    const uint64_t a1 = rng(), a2 = rng(), b1 = rng();
+    const uint64_t b2 = WordLeadingTo(WordStep(start, b1), WordStep(WordStep(start, a1), a2));
+    const std::vector<uint8_t> first = WordBytes(a1, a2), second = WordBytes(b1, b2);
+    std::vector<uint8_t> old_data = first, swapped = second;
+    old_data.insert(old_data.end(), second.begin(), second.end());
+    swapped.insert(swapped.end(), first.begin(), first.end());
+    // Both must be whole chunks of the old data in either order, and the second of itself.
+    const std::vector<uint32_t> two_chunks = {16, 32};
+    if (ChunkBoundaries(old_data) != two_chunks || ChunkBoundaries(swapped) != two_chunks ||
+        ChunkBoundaries(second) != std::vector<uint32_t>{16} || first == second) {
+      continue;
+    }
+    ASSERT_EQ(ChunkFingerprint(first), ChunkFingerprint(second));
+    std::vector<uint8_t> all_literals = {15};
+    all_literals.insert(all_literals.end(), second.begin(), second.end());
+    EXPECT_EQ(ChunkEncode(old_data, second), all_literals);
+    // The same bytes with the second chunk first: it is indexed, and the target is one copy.
+    const std::vector<Op> ops = Ops(ChunkEncode(swapped, second));
+    ASSERT_EQ(ops.size(), 1u);
+    EXPECT_TRUE(ops[0].copy);
+    EXPECT_EQ(ops[0].off, 0u);
+    return;
+  }
+  FAIL() << "no colliding pair of whole chunks found";
+}
+
 TEST(ChunkDeltaTest, AnUnchangedStringIsOneCopy) {
   std::mt19937 rng(11);
   for (size_t n : {4, 5, 63, 64, 200, 3000}) {
