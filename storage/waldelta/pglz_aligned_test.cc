@@ -137,6 +137,24 @@ TEST(PglzAlignedTest, OffsetsStayWithinPglzsReach) {
   }
 }
 
+// pglz's reach is 4095 bytes inclusive: a 5000-byte old row and a target of its bytes 905..1004
+// (one of them changed) after a 905-byte prefix put every target byte exactly 4095 bytes after
+// its old copy in the window. The body, exactly: a tag of 50 bytes, the changed byte as a
+// literal (the shift matches again right after it), a tag of 49 bytes, both at offset 4095.
+TEST(PglzAlignedTest, MatchesExactly4095BytesBackAreTaken) {
+  std::mt19937 rng(11);
+  const std::vector<uint8_t> old_data = RandomBytes(&rng, 5000);
+  std::vector<uint8_t> new_data(old_data.begin(), old_data.begin() + 1005);
+  new_data[955] ^= 0x5A;
+  bool matched = false;
+  const std::vector<uint8_t> body = EncodeAndCheck(old_data, new_data, 905, 0, &matched);
+  EXPECT_TRUE(matched);
+  // Control bits 1, 0, 1; a long tag is 0xF0 | 0x0F (offset bits 8..11, length 18+), the offset's
+  // low byte, then the length - 18.
+  EXPECT_EQ(body,
+            (std::vector<uint8_t>{0x05, 0xFF, 0xFF, 50 - 18, new_data[955], 0xFF, 0xFF, 49 - 18}));
+}
+
 // The search after a match ends looks kAlignedSearchAhead = 32 bytes ahead of the current
 // alignment and kAlignedSearchBack = 16 bytes behind it, and no further (the values are part of
 // the contract: a change of tuning changes this test). The old data is 200 random bytes; the
