@@ -150,6 +150,51 @@ TEST(UpdateRecordTest, AutoTriesADeltaOnlyOnEvidence) {
   EXPECT_FALSE(flags(Tuple(1, a, b), Tuple(2, "!" + a, b + "!")) & kFlagPgstoreDelta);
 }
 
+// Auto's probe reads exactly the two 4-byte words at (new data size / 2) rounded down to a
+// multiple of 8, and either one shared in place is evidence. The rows: the old bytes shifted by
+// one (no evidence, though pglz-history finds them), with one of those two words of the new data
+// set back to the old bytes at the same place. Sizes are chosen so that half the data size has
+// its low four bits set: any other rounding probes other words.
+TEST(UpdateRecordTest, AutoProbesTheTwoWordsInTheMiddle) {
+  std::mt19937 rng(17);
+  const std::string a = RandomText(&rng, 700);
+  int checked = 0;
+  for (size_t b_len = 10; b_len < 60; ++b_len) {
+    const std::string b = RandomText(&rng, b_len);
+    const std::vector<uint8_t> old_tuple = Tuple(1, a, b);
+    const std::vector<uint8_t> shifted = Tuple(2, "!" + a, b + "!");
+    const ByteView old_data = *UserData(old_tuple), new_data = *UserData(shifted);
+    if ((new_data.size / 2) % 16 != 15) continue;
+    const size_t at = (new_data.size / 2) & ~size_t{7};
+    ASSERT_LT(at + 8, old_data.size);
+    const size_t data_start = shifted.size() - new_data.size;
+    ASSERT_EQ(data_start, old_tuple.size() - old_data.size);
+    EXPECT_FALSE(EncodeUpdate(old_tuple, shifted, DeltaMethod::kAuto)->flags & kFlagPgstoreDelta);
+    for (size_t word : {at, at + 4}) {
+      std::vector<uint8_t> new_tuple = shifted;
+      std::copy(old_tuple.begin() + data_start + word, old_tuple.begin() + data_start + word + 4,
+                new_tuple.begin() + data_start + word);
+      EXPECT_TRUE(EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kAuto)->flags & kFlagPgstoreDelta)
+          << "the word at " << word << " of " << new_data.size;
+      ExpectRoundTrip(old_tuple, new_tuple, DeltaMethod::kAuto);
+    }
+    // One bit apart is not shared: the high word back but for its lowest bit (no evidence), and
+    // back whole next to a low word one top bit away from the old one (evidence).
+    std::vector<uint8_t> new_tuple = shifted;
+    std::copy(old_tuple.begin() + data_start + at, old_tuple.begin() + data_start + at + 8,
+              new_tuple.begin() + data_start + at);
+    new_tuple[data_start + at] ^= 0x55;
+    new_tuple[data_start + at + 4] ^= 0x01;
+    EXPECT_FALSE(EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kAuto)->flags & kFlagPgstoreDelta);
+    new_tuple[data_start + at + 4] ^= 0x01;
+    new_tuple[data_start + at] ^= 0x55;
+    new_tuple[data_start + at + 3] ^= 0x80;
+    EXPECT_TRUE(EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kAuto)->flags & kFlagPgstoreDelta);
+    ++checked;
+  }
+  EXPECT_GE(checked, 2);
+}
+
 // With a budget, a stream of updates that never match backs off to probing one in 32, and the
 // first probe that pays off brings probing back for every update.
 TEST(UpdateRecordTest, AutoBudgetBacksOffAndRecovers) {
