@@ -1,0 +1,97 @@
+// pglz-history's encoder at the edges pglz_history.h names: the longest match among the chain's
+// candidates, a walk that ends at the first match of kPglzHistoryGoodMatch bytes, a candidate
+// taken only when its bytes agree from the first one, a history of one byte, and an output
+// buffer reused between calls.
+#include "storage/waldelta/pglz_history.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+namespace pgstore::waldelta {
+namespace {
+
+std::vector<uint8_t> RandomBytes(std::mt19937* rng, size_t n) {
+  std::vector<uint8_t> v(n);
+  for (uint8_t& b : v) b = static_cast<uint8_t>((*rng)());
+  return v;
+}
+
+std::vector<uint8_t> EncodeAndCheck(const std::vector<uint8_t>& history,
+                                    const std::vector<uint8_t>& target) {
+  const std::vector<uint8_t> body = PglzHistoryEncode(history, target);
+  StatusOr<std::vector<uint8_t>> back = PglzHistoryDecode(history, body, target.size());
+  EXPECT_TRUE(back.ok()) << back.status().ToString();
+  if (back.ok()) EXPECT_EQ(*back, target);
+  return body;
+}
+
+// The length of the first item of a body that starts with a tag (pglz's tag layout: the length
+// in the low nibble of the first byte, 15 meaning 18 + a third byte).
+size_t FirstTagLength(const std::vector<uint8_t>& body) {
+  EXPECT_GE(body.size(), 3u);
+  EXPECT_EQ(body[0] & 1, 1) << "the first item is a literal";
+  const size_t nibble = body[1] & 0x0F;
+  return nibble == 0x0F ? 18u + body[3] : nibble + 3u;
+}
+
+// Before the target byte y, the history holds byte x and then the same 40 bytes as the target.
+// Whatever x and y, and whether or not their 3-byte prefixes share a hash list, the first byte is
+// never copied from x.
+TEST(PglzHistoryTest, ACandidateMustAgreeFromItsFirstByte) {
+  std::mt19937 rng(21);
+  const std::vector<uint8_t> rest = RandomBytes(&rng, 40);
+  for (int x = 0; x < 256; ++x) {
+    for (int y = 0; y < 256; ++y) {
+      std::vector<uint8_t> history = {static_cast<uint8_t>(x)}, target = {static_cast<uint8_t>(y)};
+      history.insert(history.end(), rest.begin(), rest.end());
+      target.insert(target.end(), rest.begin(), rest.end());
+      const std::vector<uint8_t> body = PglzHistoryEncode(history, target);
+      StatusOr<std::vector<uint8_t>> back = PglzHistoryDecode(history, body, target.size());
+      ASSERT_TRUE(back.ok()) << x << " " << y;
+      ASSERT_EQ(*back, target) << x << " " << y;
+    }
+  }
+}
+
+// The candidates are walked newest first. The history holds a 100-byte run S whole, then S's
+// first `newer` bytes followed by a different byte. A newer match of 64 bytes (the good-match
+// length) ends the walk; one of 63 does not, and the older whole copy wins. (The value is part of
+// the contract: a change of tuning changes this test.)
+TEST(PglzHistoryTest, AGoodMatchEndsTheWalk) {
+  std::mt19937 rng(22);
+  const std::vector<uint8_t> s = RandomBytes(&rng, 100);
+  for (size_t newer : {62, 63, 64, 65}) {
+    std::vector<uint8_t> history = s;
+    history.push_back(static_cast<uint8_t>(s[0] ^ 0xA5));
+    history.insert(history.end(), s.begin(), s.begin() + newer);
+    history.push_back(static_cast<uint8_t>(s[newer] ^ 0x5A));
+    const std::vector<uint8_t> body = EncodeAndCheck(history, s);
+    EXPECT_EQ(FirstTagLength(body), newer >= 64 ? newer : 100u) << newer;
+  }
+}
+
+// A history of one byte is part of the window: a run of it is one overlapping tag at offset 1,
+// whatever an earlier call left in the encoder's window.
+TEST(PglzHistoryTest, AOneByteHistoryIsReferenced) {
+  std::mt19937 rng(23);
+  PglzHistoryEncode(std::vector<uint8_t>(100, 'b'), RandomBytes(&rng, 100));
+  const std::vector<uint8_t> history = {'a'}, target(40, 'a');
+  // Control bit 1; a long tag: 0x0F (offset bits 8..11 zero, length 18+), offset 1, 40 - 18.
+  EXPECT_EQ(EncodeAndCheck(history, target), (std::vector<uint8_t>{0x01, 0x0F, 0x01, 40 - 18}));
+}
+
+// The output vector is cleared first: an empty target leaves it empty, whatever it held.
+TEST(PglzHistoryTest, TheOutputIsReplaced) {
+  std::vector<uint8_t> out = {1, 2, 3};
+  PglzHistoryEncodeInto(std::vector<uint8_t>{'x'}, ByteView(), &out);
+  EXPECT_TRUE(out.empty());
+  out = std::vector<uint8_t>(500, 7);
+  const std::vector<uint8_t> target = {'a', 'b'};
+  PglzHistoryEncodeInto(ByteView(), target, &out);
+  EXPECT_EQ(out, (std::vector<uint8_t>{0x00, 'a', 'b'}));
+}
+
+}  // namespace
+}  // namespace pgstore::waldelta
