@@ -31,7 +31,6 @@ bool PglzAlignedEncodeInto(ByteView history, ByteView target, size_t prefix, siz
   };
   Shift shift = start_shift;
   bool matched = false;
-  size_t since_resync = kAlignedResyncEvery;  // search at the first literal
   size_t i = 0;
   // How many literals from target byte i until the current shift matches again, if it does
   // within `limit` bytes (byte i itself is known not to match); 0 if it does not.
@@ -55,8 +54,9 @@ bool PglzAlignedEncodeInto(ByteView history, ByteView target, size_t prefix, siz
         len = match_at(i, static_cast<Shift>(i) + end_shift);
         if (len >= pglz::kMinMatch) shift = end_shift;
       }
-      if (run == 0 && len < pglz::kMinMatch && since_resync >= kAlignedResyncEvery && i + 4 <= tn) {
-        since_resync = 0;
+      // Literals with no run ahead are written kAlignedResyncEvery at a time, so this search runs
+      // at the first literal after a match and then at every kAlignedResyncEvery-th.
+      if (run == 0 && len < pglz::kMinMatch && i + 4 <= tn) {
         const uint32_t key = LoadLE32(t + i);
         const Shift here = static_cast<Shift>(i) + shift;
         const Shift lo = std::max<Shift>({here - static_cast<Shift>(kAlignedSearchBack), 0,
@@ -75,7 +75,6 @@ bool PglzAlignedEncodeInto(ByteView history, ByteView target, size_t prefix, siz
       o.Tag(static_cast<int>(len), static_cast<int>(static_cast<Shift>(hn) - shift));
       i += len;
       matched = true;
-      since_resync = kAlignedResyncEvery;
       continue;
     }
     // Nothing saved by now (matches found, if any, paid no more than their tags and the control
@@ -84,7 +83,6 @@ bool PglzAlignedEncodeInto(ByteView history, ByteView target, size_t prefix, siz
     if (run == 0) run = std::min(tn - i, kAlignedResyncEvery);
     o.Literals(t + i, run);
     i += run;
-    since_resync += run;
   }
   out->resize(static_cast<size_t>(o.p - out->data()));
   return matched;
