@@ -195,6 +195,65 @@ TEST(UpdateRecordTest, AutoProbesTheTwoWordsInTheMiddle) {
   EXPECT_GE(checked, 2);
 }
 
+// A general delta is tried on a middle of kMinDeltaMiddle = 16 bytes and not on one of 15 (the
+// value is part of the contract): the middle is a block copied from elsewhere in the old row,
+// which pglz-history logs as one tag.
+TEST(UpdateRecordTest, AGeneralDeltaNeedsAMiddleOf16Bytes) {
+  std::mt19937 rng(18);
+  for (size_t middle : {15, 16}) {
+    bool checked = false;
+    for (int attempt = 0; attempt < 100 && !checked; ++attempt) {
+      const std::string a = RandomText(&rng, 200);
+      const std::string edited = a.substr(0, 100) + a.substr(20, middle) + a.substr(100 + middle);
+      const std::vector<uint8_t> old_tuple = Tuple(1, a, "b"), new_tuple = Tuple(1, edited, "b");
+      const PrefixSuffix ps = FindPrefixSuffix(*UserData(old_tuple), *UserData(new_tuple));
+      if (UserData(new_tuple)->size - ps.prefix - ps.suffix != middle) continue;
+      checked = true;
+      const uint8_t flags = EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kPglzHistory)->flags;
+      EXPECT_EQ((flags & kFlagPgstoreDelta) != 0, middle == 16) << middle;
+      ExpectRoundTrip(old_tuple, new_tuple, DeltaMethod::kPglzHistory);
+    }
+    EXPECT_TRUE(checked) << middle;
+  }
+}
+
+// Auto tries the chunk delta too when the old data is longer than pglz's 4095-byte reach, and
+// not otherwise. A NULL that appears is the evidence; the new row ends with the old row's first
+// 200 bytes of text, beyond pglz's reach from there, so the chunk record is the smaller one
+// whenever it is tried.
+TEST(UpdateRecordTest, AutoTriesTheChunkDeltaPastPglzsReach) {
+  std::mt19937 rng(19);
+  const std::string b = RandomText(&rng, 60);
+  for (size_t old_size : {4095, 4096}) {
+    std::string a = RandomText(&rng, 4000);
+    while (UserData(Tuple(1, a, b))->size < old_size) a.push_back('q');
+    const std::vector<uint8_t> old_tuple = Tuple(1, a, b);
+    ASSERT_EQ(UserData(old_tuple)->size, old_size);
+    const std::vector<uint8_t> new_tuple = Tuple(1, "NULL", b + a.substr(0, 200));
+    const std::vector<uint8_t> auto_record =
+        EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kAuto)->block_data;
+    const std::vector<uint8_t> chunk_record =
+        EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kChunk)->block_data;
+    const std::vector<uint8_t> pglz_record =
+        EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kPglzHistory)->block_data;
+    ASSERT_LT(chunk_record.size(), pglz_record.size());
+    EXPECT_EQ(auto_record, old_size > 4095 ? chunk_record : pglz_record) << old_size;
+    ExpectRoundTrip(old_tuple, new_tuple, DeltaMethod::kAuto);
+  }
+}
+
+// A new tuple of exactly MaxHeapTupleSize (8160 bytes) is encoded; one byte more is refused.
+TEST(UpdateRecordTest, NewTuplesUpToMaxHeapTupleSize) {
+  const std::vector<uint8_t> old_tuple = Tuple(1, "a", "b");
+  std::string a(8000, 'x');
+  while (Tuple(1, a, "b").size() < kMaxHeapTupleSize) a.push_back('x');
+  ASSERT_EQ(Tuple(1, a, "b").size(), kMaxHeapTupleSize);
+  for (DeltaMethod m : kAllDeltaMethods) {
+    EXPECT_TRUE(EncodeUpdate(old_tuple, Tuple(1, a, "b"), m).ok()) << DeltaMethodName(m);
+    EXPECT_FALSE(EncodeUpdate(old_tuple, Tuple(1, a + "x", "b"), m).ok()) << DeltaMethodName(m);
+  }
+}
+
 // With a budget, a stream of updates that never match backs off to probing one in 32, and the
 // first probe that pays off brings probing back for every update.
 TEST(UpdateRecordTest, AutoBudgetBacksOffAndRecovers) {
