@@ -186,6 +186,38 @@ TEST(PglzAlignedTest, SearchReachesExactlyItsWindow) {
   EXPECT_GE(body_size(-back - 1), kMissed);
 }
 
+// The target (`prefix` and `suffix` filler bytes around it) is `from`'s bytes of the old data at
+// [from, from + n); the first byte's aligned and end-aligned old bytes differ from it, so only
+// the search can find it.
+std::vector<uint8_t> EncodeMoved(const std::vector<uint8_t>& old_data, size_t from, size_t n,
+                                 size_t prefix, size_t suffix, bool* matched) {
+  std::vector<uint8_t> new_data(prefix, 0xEE);
+  new_data.insert(new_data.end(), old_data.begin() + from, old_data.begin() + from + n);
+  new_data.insert(new_data.end(), suffix, 0xEE);
+  return EncodeAndCheck(old_data, new_data, prefix, suffix, matched);
+}
+
+// The search reaches the old data's last 4 bytes, ahead of the current alignment by up to 32
+// bytes and by as little as 1; and behind it by as little as 1. Each body is one tag.
+TEST(PglzAlignedTest, SearchReachesTheOldDataEndsAndItsNeighbours) {
+  std::mt19937 rng(12);
+  const std::vector<uint8_t> short_old = RandomBytes(&rng, 36);
+  bool matched = false;
+  // The old data's last 4 bytes, 32 ahead of the start (prefix 0) or 1 ahead (prefix 31): a
+  // 2-byte tag of length 4 at offset 4 (36 - 32).
+  for (size_t prefix : {0, 31}) {
+    EXPECT_EQ(EncodeMoved(short_old, 32, 4, prefix, 5, &matched),
+              (std::vector<uint8_t>{0x01, 0x01, 0x04}))
+        << prefix;
+    EXPECT_TRUE(matched) << prefix;
+  }
+  // The old data's first 50 bytes, one behind the start (prefix 1): a 3-byte tag, offset 200.
+  const std::vector<uint8_t> old_data = RandomBytes(&rng, 200);
+  EXPECT_EQ(EncodeMoved(old_data, 0, 50, 1, 0, &matched),
+            (std::vector<uint8_t>{0x01, 0x0F, 0xC8, 50 - 18}));
+  EXPECT_TRUE(matched);
+}
+
 // After a match ends, the search runs at the first literal and then at every 4th
 // (kAlignedResyncEvery): 68 new bytes (17 runs of 4) followed by moved old data are found right
 // where the moved data starts. The body, exactly: a 3-byte tag for the first 50 bytes, 68
