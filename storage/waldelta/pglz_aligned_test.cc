@@ -259,6 +259,26 @@ TEST(PglzAlignedTest, GivesUpAtTheFirstLiteralPast32Bytes) {
   EXPECT_TRUE(matched);
 }
 
+// "No shorter than the bytes it covers" includes equal. The new row: 8 periods of one changed
+// byte and 3 unchanged ones (each a literal and a 3-byte tag: 3 bytes for 4), then `fresh`
+// changed bytes (literals, 4 at a time). At the start of the 12th group of fresh literals the
+// stream covers 32 + 44 = 76 bytes with 8 * 3 + 44 = 68 bytes of items and 8 control bytes
+// (for 16 + 44 = 60 items): 76 bytes, exactly as many. So 44 fresh bytes (11 groups) are
+// encoded and 48 are not.
+TEST(PglzAlignedTest, GivesUpWhenTheStreamIsExactlyAsLongAsWhatItCovers) {
+  std::mt19937 rng(13);
+  for (size_t fresh : {44, 48}) {
+    const std::vector<uint8_t> old_data = RandomBytes(&rng, 32 + fresh);
+    std::vector<uint8_t> new_data = old_data;
+    for (size_t j = 0; j < new_data.size(); ++j) {
+      if (j >= 32 || j % 4 == 0) new_data[j] ^= 0xFF;
+    }
+    bool matched = false;
+    EncodeAndCheck(old_data, new_data, 0, 0, &matched);
+    EXPECT_EQ(matched, fresh == 44) << fresh;
+  }
+}
+
 TEST(PglzAlignedTest, RandomPairsAlwaysDecode) {
   std::mt19937 rng(6);
   for (int round = 0; round < 2000; ++round) {
