@@ -148,6 +148,10 @@ TEST(UpdateRecordTest, AutoTriesADeltaOnlyOnEvidence) {
   // The same bytes shifted by one with both ends changed: no evidence (the general methods,
   // asked directly, find it; see above).
   EXPECT_FALSE(flags(Tuple(1, a, b), Tuple(2, "!" + a, b + "!")) & kFlagPgstoreDelta);
+  // Both rows have a bitmap of the same length: its bytes decide. A NULL that moved from the
+  // third column to the second is evidence; the same NULL in both rows is none.
+  EXPECT_TRUE(flags(Tuple(1, a, "NULL"), Tuple(2, "NULL", "!" + a + "!")) & kFlagPgstoreDelta);
+  EXPECT_FALSE(flags(Tuple(1, a, "NULL"), Tuple(2, "!" + a + "!", "NULL")) & kFlagPgstoreDelta);
 }
 
 // Auto's probe reads exactly the two 4-byte words at (new data size / 2) rounded down to a
