@@ -199,6 +199,64 @@ TEST(UpdateRecordTest, AutoProbesTheTwoWordsInTheMiddle) {
   EXPECT_GE(checked, 2);
 }
 
+// A heap tuple whose user data is exactly `data` (a multiple of 4 bytes: int4 columns).
+std::vector<uint8_t> RawTuple(const std::vector<uint8_t>& data) {
+  std::string schema = "int4";
+  for (size_t i = 4; i < data.size(); i += 4) schema += ",int4";
+  const tuple::TupleDesc desc = *tuple::TupleDesc::FromSchema(schema);
+  std::vector<std::optional<std::vector<uint8_t>>> values;
+  for (size_t i = 0; i < data.size(); i += 4) {
+    values.push_back(*tuple::TupleDesc::ParseValue(desc.attr(static_cast<int>(i / 4)), "0"));
+  }
+  std::vector<uint8_t> t = *tuple::FormHeapTuple(desc, tuple::DatumsOf(values));
+  std::copy(data.begin(), data.end(), t.end() - static_cast<std::ptrdiff_t>(data.size()));
+  return std::vector<uint8_t>(t.begin(), t.end());  // exactly its size: no capacity beyond
+}
+
+// The probe reads its 8 bytes when they end exactly at the end of either row's data. The old
+// row's bytes 0..10 are the new row's 1..11 (shifted: no evidence) and bytes 12..15 of both are
+// the same (the probe's second word at 8 + 4): a delta, from that evidence alone.
+TEST(UpdateRecordTest, AutoProbesUpToTheDataEnd) {
+  std::mt19937 rng(20);
+  for (const auto& [old_size, new_size] : {std::pair<size_t, size_t>{20, 16}, {16, 20}}) {
+    std::vector<uint8_t> old_data(old_size), new_data(new_size);
+    for (uint8_t& b : old_data) b = static_cast<uint8_t>('a' + rng() % 26);
+    for (uint8_t& b : new_data) b = static_cast<uint8_t>('A' + rng() % 26);
+    std::copy(old_data.begin(), old_data.begin() + 11, new_data.begin() + 1);
+    std::copy(old_data.begin() + 12, old_data.begin() + 16, new_data.begin() + 12);
+    ASSERT_EQ((new_size / 2) & ~size_t{7}, 8u);
+    const std::vector<uint8_t> old_tuple = RawTuple(old_data), new_tuple = RawTuple(new_data);
+    EXPECT_TRUE(EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kAuto)->flags & kFlagPgstoreDelta)
+        << old_size << " -> " << new_size;
+    ExpectRoundTrip(old_tuple, new_tuple, DeltaMethod::kAuto);
+  }
+}
+
+// Rows of 4 to 24 bytes of data (and of 4 to 8 with text): auto's probe and the encoders read no
+// byte past either row (each row in a vector of exactly its size, so ASan sees any read past it).
+TEST(UpdateRecordTest, TinyRowsAreReadWithinTheirBytes) {
+  std::mt19937 rng(21);
+  auto exact = [](const std::vector<uint8_t>& v) {
+    return std::vector<uint8_t>(v.begin(), v.end());
+  };
+  for (size_t old_size = 4; old_size <= 24; old_size += 4) {
+    for (size_t new_size = 4; new_size <= 24; new_size += 4) {
+      std::vector<uint8_t> old_data(old_size), new_data(new_size);
+      for (uint8_t& b : old_data) b = static_cast<uint8_t>(rng() % 3);
+      for (uint8_t& b : new_data) b = static_cast<uint8_t>(rng() % 3);
+      for (DeltaMethod m : kAllDeltaMethods) {
+        ExpectRoundTrip(RawTuple(old_data), RawTuple(new_data), m);
+      }
+    }
+  }
+  for (const std::string& text : {"", "a", "ab", "abc"}) {
+    for (DeltaMethod m : kAllDeltaMethods) {
+      ExpectRoundTrip(exact(Tuple(1, text, "NULL")), exact(Tuple(2, "xy", "NULL")), m);
+      ExpectRoundTrip(exact(Tuple(2, "xy", "NULL")), exact(Tuple(1, text, "NULL")), m);
+    }
+  }
+}
+
 // A general delta is tried on a middle of kMinDeltaMiddle = 16 bytes and not on one of 15 (the
 // value is part of the contract): the middle is a block copied from elsewhere in the old row,
 // which pglz-history logs as one tag.
