@@ -13,9 +13,12 @@
 // Limits: offsets reach 4095 bytes back, so a history byte more than 4095 bytes before the
 // current position cannot be referenced (the chunk encoder, with absolute 16-bit offsets, can).
 // The encoder keeps every window position in hash chains over 3-byte prefixes and walks at most
-// kPglzHistoryMaxChain candidates per position, taking the longest match (a match of
-// kPglzHistoryGoodMatch bytes ends the walk). Output for n target bytes is at most n + ceil(n / 8)
-// bytes (all literals).
+// kPglzHistoryMaxChain candidates per position, newest first, taking the longest match (a match
+// of kPglzHistoryGoodMatch bytes ends the walk). A window of w bytes has 2^bits lists, bits = 9
+// below 256 bytes, 10 below 1024, 11 below 4096, else 12; the 3 bytes at a position, as a
+// little-endian number v, go to list (v * 2654435761 mod 2^32) >> (32 - bits). Every candidate of
+// the list counts as a step, whatever its bytes. Output for n target bytes is at most n + ceil(n /
+// 8) bytes (all literals).
 #ifndef PGSTORE_STORAGE_WALDELTA_PGLZ_HISTORY_H_
 #define PGSTORE_STORAGE_WALDELTA_PGLZ_HISTORY_H_
 

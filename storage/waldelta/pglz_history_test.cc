@@ -72,6 +72,40 @@ TEST(PglzHistoryTest, AGoodMatchEndsTheWalk) {
   }
 }
 
+// pglz_history.h's list of a 3-byte prefix v in a table of 2^bits lists.
+uint32_t ListOf(uint32_t v, int bits) { return (v * 2654435761u) >> (32 - bits); }
+
+// The table's size by window size, checked through the walk's limit: the target is 20 bytes whose
+// only match is the history's first 20; after them the history holds 16 three-byte sequences
+// that share the target's list at `bits` bits but not at one bit more (or, `fewer`, at one bit
+// fewer but not at `bits`). With the lists the header documents, the 16 fill the walk and the
+// match is missed exactly when they share its list.
+TEST(PglzHistoryTest, ListsAreAsManyAsTheHeaderSays) {
+  std::mt19937 rng(24);
+  for (size_t w : {255, 256, 1023, 1024, 4095, 4096}) {
+    const int bits = w < 256 ? 9 : w < 1024 ? 10 : w < 4096 ? 11 : 12;
+    for (bool fewer : {false, true}) {
+      const std::vector<uint8_t> target = RandomBytes(&rng, 20);
+      const uint32_t key = target[0] | target[1] << 8 | target[2] << 16;
+      const int same = fewer ? bits - 1 : bits, other = fewer ? bits : bits + 1;
+      std::vector<uint8_t> history = target;
+      int fillers = 0;
+      for (uint32_t v = 0; fillers < 16; ++v) {
+        if (ListOf(v, same) != ListOf(key, same) || ListOf(v, other) == ListOf(key, other))
+          continue;
+        for (int k = 0; k < 3; ++k) history.push_back(static_cast<uint8_t>(v >> (8 * k)));
+        ++fillers;
+      }
+      const std::vector<uint8_t> padding = RandomBytes(&rng, w - target.size() - history.size());
+      history.insert(history.begin() + 20, padding.begin(), padding.end());
+      ASSERT_EQ(history.size() + target.size(), w);
+      const std::vector<uint8_t> body = EncodeAndCheck(history, target);
+      // Missed: the first item is a literal. Found: a tag of all 20 bytes.
+      EXPECT_EQ(body[0] & 1, fewer ? 1 : 0) << "window " << w << (fewer ? ", fewer" : "");
+    }
+  }
+}
+
 // A history of one byte is part of the window: a run of it is one overlapping tag at offset 1,
 // whatever an earlier call left in the encoder's window.
 TEST(PglzHistoryTest, AOneByteHistoryIsReferenced) {
