@@ -25,12 +25,17 @@ struct Workspace {
   uint32_t base = 1;
 };
 
+Workspace& ThreadWorkspace() {
+  thread_local Workspace ws;
+  return ws;
+}
+
 }  // namespace
 
 void PglzHistoryEncodeInto(ByteView history, ByteView target, std::vector<uint8_t>* out) {
   out->clear();
   if (target.empty()) return;
-  thread_local Workspace ws;
+  Workspace& ws = ThreadWorkspace();
   const size_t w = history.size + target.size;
   ws.window.resize(w + 1);  // one byte of padding: hash3 loads 4 bytes to use 3
   if (history.size > 0) std::memcpy(ws.window.data(), history.data, history.size);
@@ -113,6 +118,11 @@ StatusOr<std::vector<uint8_t>> PglzHistoryDecode(ByteView history, ByteView body
                                                     pglz::Completeness::kExact);
   if (!n.ok()) return n.status();
   return std::vector<uint8_t>(window.begin() + history.size, window.end());
+}
+
+void PglzHistoryAdvanceBaseForTesting(uint32_t positions) {
+  Workspace& ws = ThreadWorkspace();
+  ws.base = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{ws.base} + positions, kMaxBase));
 }
 
 }  // namespace pgstore::waldelta

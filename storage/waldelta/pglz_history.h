@@ -40,6 +40,11 @@ void PglzHistoryEncodeInto(ByteView history, ByteView target, std::vector<uint8_
 // As PglzHistoryEncodeInto, into a new vector.
 std::vector<uint8_t> PglzHistoryEncode(ByteView history, ByteView target);
 
+// Moves this thread's base (the virtual position of the next window's first byte) `positions`
+// further, as encoding that many more bytes would, up to 2^31 (the table is started afresh
+// before positions would pass it): tests reach that point without encoding 2 GB first.
+void PglzHistoryAdvanceBaseForTesting(uint32_t positions);
+
 // Exactly target_len bytes from `body` against `history`. Corruption (pglz's messages) when the
 // body is malformed, ends early, or has bytes left over; allocates target_len + history.size.
 StatusOr<std::vector<uint8_t>> PglzHistoryDecode(ByteView history, ByteView body,

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <thread>
 #include <vector>
 
 namespace pgstore::waldelta {
@@ -103,6 +104,28 @@ TEST(PglzHistoryTest, ListsAreAsManyAsTheHeaderSays) {
       // Missed: the first item is a literal. Found: a tag of all 20 bytes.
       EXPECT_EQ(body[0] & 1, fewer ? 1 : 0) << "window " << w << (fewer ? ", fewer" : "");
     }
+  }
+}
+
+// The table is never cleared between calls: a list head below the call's base means "empty",
+// until positions near 2^31 start it afresh. Around that point, and with heads left from calls
+// long before, every encode gives what a fresh encoder gives. (Each case on a new thread: a
+// fresh encoder, whose base only moves forward.)
+TEST(PglzHistoryTest, TheTableStartsAfreshBeforePositionsPass2To31) {
+  std::mt19937 rng(25);
+  const std::vector<uint8_t> history = RandomBytes(&rng, 300);
+  std::vector<uint8_t> target(history.begin() + 50, history.begin() + 250);
+  target[100] ^= 1;
+  const std::vector<uint8_t> fresh = EncodeAndCheck(history, target);
+  const uint32_t window = static_cast<uint32_t>(history.size() + target.size());
+  for (uint32_t base : {(1u << 31) - 1000, (1u << 31) - 500, (1u << 31) - 1, 1u << 31}) {
+    std::thread([&] {
+      EncodeAndCheck(history, target);  // heads with small positions, from long before
+      PglzHistoryAdvanceBaseForTesting(base - 1 - window);
+      for (int call = 0; call < 4; ++call) {
+        EXPECT_EQ(EncodeAndCheck(history, target), fresh) << base << ", call " << call;
+      }
+    }).join();
   }
 }
 
