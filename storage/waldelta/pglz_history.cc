@@ -122,7 +122,7 @@ StatusOr<std::vector<uint8_t>> PglzHistoryDecode(ByteView history, ByteView body
 
 void PglzHistoryAdvanceBaseForTesting(uint32_t positions) {
   Workspace& ws = ThreadWorkspace();
-  ws.base = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{ws.base} + positions, kMaxBase));
+  ws.base += positions;
 }
 
 }  // namespace pgstore::waldelta
