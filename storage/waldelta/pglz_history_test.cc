@@ -118,7 +118,8 @@ TEST(PglzHistoryTest, TheTableStartsAfreshBeforePositionsPass2To31) {
   target[100] ^= 1;
   const std::vector<uint8_t> fresh = EncodeAndCheck(history, target);
   const uint32_t window = static_cast<uint32_t>(history.size() + target.size());
-  for (uint32_t base : {(1u << 31) - 1000, (1u << 31) - 500, (1u << 31) - 1, 1u << 31}) {
+  for (uint32_t base :
+       {(1u << 31) - 1000, (1u << 31) - 500, (1u << 31) - 1, 1u << 31, 0xFFFFFFFFu - 1000}) {
     std::thread([&] {
       EncodeAndCheck(history, target);  // heads with small positions, from long before
       PglzHistoryAdvanceBaseForTesting(base - 1 - window);
