@@ -10,15 +10,12 @@
 #include <vector>
 
 #include "storage/waldelta/pglz_history.h"
+#include "storage/waldelta/test_pairs.h"
 
 namespace pgstore::waldelta {
 namespace {
 
-std::vector<uint8_t> RandomBytes(std::mt19937* rng, size_t n) {
-  std::vector<uint8_t> v(n);
-  for (uint8_t& b : v) b = static_cast<uint8_t>((*rng)());
-  return v;
-}
+using test_pairs::RandomBytes;
 
 // Encodes new_data[prefix, size - suffix) against old_data and checks it decodes back; the body.
 std::vector<uint8_t> EncodeAndCheck(const std::vector<uint8_t>& old_data,

@@ -1,7 +1,8 @@
 // pglz-history's encoder at the edges pglz_history.h names: the longest match among the chain's
 // candidates, a walk that ends at the first match of kPglzHistoryGoodMatch bytes, a candidate
 // taken only when its bytes agree from the first one, a history of one byte, and an output
-// buffer reused between calls.
+// buffer reused between calls; the number of hash lists by window size, and the table started
+// afresh before positions pass 2^31.
 #include "storage/waldelta/pglz_history.h"
 
 #include <gtest/gtest.h>
@@ -10,14 +11,12 @@
 #include <thread>
 #include <vector>
 
+#include "storage/waldelta/test_pairs.h"
+
 namespace pgstore::waldelta {
 namespace {
 
-std::vector<uint8_t> RandomBytes(std::mt19937* rng, size_t n) {
-  std::vector<uint8_t> v(n);
-  for (uint8_t& b : v) b = static_cast<uint8_t>((*rng)());
-  return v;
-}
+using test_pairs::RandomBytes;
 
 std::vector<uint8_t> EncodeAndCheck(const std::vector<uint8_t>& history,
                                     const std::vector<uint8_t>& target) {

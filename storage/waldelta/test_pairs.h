@@ -19,6 +19,11 @@ inline std::vector<uint8_t> RandomBytes(std::mt19937* rng, size_t n, int alphabe
   return v;
 }
 
+// n bytes, each any value.
+inline std::vector<uint8_t> RandomBytes(std::mt19937* rng, size_t n) {
+  return RandomBytes(rng, n, 256);
+}
+
 // The old data edited: bytes inserted, dropped or changed, blocks moved or repeated.
 inline std::vector<uint8_t> Edited(std::mt19937* rng, const std::vector<uint8_t>& old_data,
                                    int alphabet) {
