@@ -17,8 +17,8 @@
 // of kPglzHistoryGoodMatch bytes ends the walk). A window of w bytes has 2^bits lists, bits = 9
 // below 256 bytes, 10 below 1024, 11 below 4096, else 12; the 3 bytes at a position, as a
 // little-endian number v, go to list (v * 2654435761 mod 2^32) >> (32 - bits). Every candidate of
-// the list counts as a step, whatever its bytes. Output for n target bytes is at most n + ceil(n /
-// 8) bytes (all literals).
+// the list counts as a step, whatever its bytes.
+// Output for n target bytes is at most n + ceil(n / 8) bytes (all literals).
 #ifndef PGSTORE_STORAGE_WALDELTA_PGLZ_HISTORY_H_
 #define PGSTORE_STORAGE_WALDELTA_PGLZ_HISTORY_H_
 
