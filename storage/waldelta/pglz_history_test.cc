@@ -108,24 +108,31 @@ TEST(PglzHistoryTest, ListsAreAsManyAsTheHeaderSays) {
 
 // The table is never cleared between calls: a list head below the call's base means "empty",
 // until positions near 2^31 start it afresh. Around that point, and with heads left from calls
-// long before, every encode gives what a fresh encoder gives. (Each case on a new thread: a
-// fresh encoder, whose base only moves forward.)
+// long before, every encode gives what a fresh encoder gives: with a history, and without one
+// (where a stale head taken for the current position would be a tag of offset 0). Each case on
+// a new thread: a fresh encoder, whose base only moves forward.
 TEST(PglzHistoryTest, TheTableStartsAfreshBeforePositionsPass2To31) {
   std::mt19937 rng(25);
-  const std::vector<uint8_t> history = RandomBytes(&rng, 300);
-  std::vector<uint8_t> target(history.begin() + 50, history.begin() + 250);
-  target[100] ^= 1;
-  const std::vector<uint8_t> fresh = EncodeAndCheck(history, target);
-  const uint32_t window = static_cast<uint32_t>(history.size() + target.size());
-  for (uint32_t base :
-       {(1u << 31) - 1000, (1u << 31) - 500, (1u << 31) - 1, 1u << 31, 0xFFFFFFFFu - 1000}) {
-    std::thread([&] {
-      EncodeAndCheck(history, target);  // heads with small positions, from long before
-      PglzHistoryAdvanceBaseForTesting(base - 1 - window);
-      for (int call = 0; call < 4; ++call) {
-        EXPECT_EQ(EncodeAndCheck(history, target), fresh) << base << ", call " << call;
-      }
-    }).join();
+  const std::vector<uint8_t> old_row = RandomBytes(&rng, 300);
+  std::vector<uint8_t> new_row(old_row.begin() + 50, old_row.begin() + 250);
+  new_row[100] ^= 1;
+  const std::vector<uint8_t> no_history;
+  for (const auto& pair : {std::pair(old_row, new_row), std::pair(no_history, old_row)}) {
+    const std::vector<uint8_t>& history = pair.first;
+    const std::vector<uint8_t>& target = pair.second;
+    const std::vector<uint8_t> fresh = EncodeAndCheck(history, target);
+    const uint32_t window = static_cast<uint32_t>(history.size() + target.size());
+    for (uint32_t base :
+         {(1u << 31) - 1000, (1u << 31) - 500, (1u << 31) - 1, 1u << 31, 0xFFFFFFFFu - 1000}) {
+      std::thread([&] {
+        EncodeAndCheck(history, target);  // heads with small positions, from long before
+        PglzHistoryAdvanceBaseForTesting(base - 1 - window);
+        for (int call = 0; call < 8; ++call) {
+          EXPECT_EQ(EncodeAndCheck(history, target), fresh)
+              << history.size() << "-byte history, base " << base << ", call " << call;
+        }
+      }).join();
+    }
   }
 }
 

@@ -232,6 +232,36 @@ TEST(UpdateRecordTest, AutoProbesUpToTheDataEnd) {
   }
 }
 
+// A shared probe word is evidence only when all 4 of its bytes lie in the middle. Here the
+// probe's high word (bytes 20..23 of 40) is the old row's, and the rows' common suffix starts at
+// byte 24 (a delta) or, when byte 23 also ends the suffix, at 23 (no delta: the word's last
+// byte is the suffix's first). The middle is the old row's bytes shifted by one: a short delta.
+TEST(UpdateRecordTest, AProbeWordReachingIntoTheSuffixIsNoEvidence) {
+  std::mt19937 rng(26);
+  for (bool word_in_middle : {true, false}) {
+    std::vector<uint8_t> old_data(48), new_data(40);
+    for (uint8_t& b : old_data) b = static_cast<uint8_t>('a' + rng() % 26);
+    std::copy(old_data.begin() + 1, old_data.begin() + 21, new_data.begin());  // no prefix
+    std::copy(old_data.begin() + 20, old_data.begin() + 24, new_data.begin() + 20);
+    std::copy(old_data.begin() + 32, old_data.end(), new_data.begin() + 24);
+    old_data[31] = word_in_middle ? old_data[23] ^ 1 : old_data[23];
+    old_data[30] = old_data[22] ^ 1;  // the suffix ends at 23 at the most
+    const size_t at = (new_data.size() / 2) & ~size_t{7};
+    ASSERT_EQ(at, 16u);
+    ASSERT_NE(LoadLE32(old_data.data() + at), LoadLE32(new_data.data() + at));
+    ASSERT_EQ(LoadLE32(old_data.data() + at + 4), LoadLE32(new_data.data() + at + 4));
+    const PrefixSuffix ps = FindPrefixSuffix(old_data, new_data);
+    ASSERT_EQ(ps.prefix, 0u);
+    ASSERT_EQ(ps.suffix, word_in_middle ? 16u : 17u);
+    const std::vector<uint8_t> old_tuple = RawTuple(old_data), new_tuple = RawTuple(new_data);
+    ASSERT_TRUE(EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kPglzHistory)->flags &
+                kFlagPgstoreDelta);
+    EXPECT_EQ(EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kAuto)->flags & kFlagPgstoreDelta,
+              word_in_middle ? kFlagPgstoreDelta : 0);
+    ExpectRoundTrip(old_tuple, new_tuple, DeltaMethod::kAuto);
+  }
+}
+
 // Rows of 4 to 24 bytes of data (and of 4 to 8 with text): auto's probe and the encoders read no
 // byte past either row (each row in a vector of exactly its size, so ASan sees any read past it).
 TEST(UpdateRecordTest, TinyRowsAreReadWithinTheirBytes) {
@@ -327,7 +357,15 @@ TEST(UpdateRecordTest, AutoBudgetBacksOffAndRecovers) {
     const std::vector<uint8_t> n = Tuple(i + 1, RandomText(&rng, 200), RandomText(&rng, 200));
     ASSERT_TRUE(EncodeUpdateInto(o, n, DeltaMethod::kAuto, true, &r, &budget).ok());
   }
-  EXPECT_GE(budget.misses, kAutoPatience);
+  // Backed off all the way: one update in 32 probes, each one more miss.
+  ASSERT_GE(budget.misses, kAutoPatience + kAutoMaxSkipLog2 - 1);
+  const uint32_t misses_before = budget.misses;
+  for (int i = 0; i < 320; ++i) {
+    const std::vector<uint8_t> o = Tuple(i, RandomText(&rng, 200), RandomText(&rng, 200));
+    const std::vector<uint8_t> n = Tuple(i + 1, RandomText(&rng, 200), RandomText(&rng, 200));
+    ASSERT_TRUE(EncodeUpdateInto(o, n, DeltaMethod::kAuto, true, &r, &budget).ok());
+  }
+  EXPECT_EQ(budget.misses - misses_before, 320u / 32);
   int first_delta = -1, deltas_after = 0;
   for (int i = 0; i < 64; ++i) {  // a NULL appears: a delta pays off whenever auto looks
     const std::string a = RandomText(&rng, 300), b = RandomText(&rng, 300);
@@ -384,9 +422,15 @@ TEST(UpdateRecordTest, RedoRejectsMalformedRecords) {
   std::vector<uint8_t> d = good.block_data;
   StoreLE16(d.data(), 500);
   reject(good.flags, d, "beyond the old tuple");
-  reject(good.flags | kFlagSuffixFromOld,
-         std::vector<uint8_t>(good.block_data.begin(), good.block_data.begin() + 3),
-         "too short for suffixlen");
+  // Each length needs its 2 bytes, exactly: with them (zero lengths), the next field is missing.
+  const auto zeros = [](size_t n) { return std::vector<uint8_t>(n, 0); };
+  const uint8_t both = kFlagPrefixFromOld | kFlagSuffixFromOld;
+  reject(kFlagPrefixFromOld, zeros(1), "too short for prefixlen");
+  reject(kFlagPrefixFromOld, zeros(2), "too short for xl_heap_header");
+  reject(kFlagSuffixFromOld, zeros(1), "too short for suffixlen");
+  reject(kFlagSuffixFromOld, zeros(2), "too short for xl_heap_header");
+  reject(both, zeros(3), "too short for suffixlen");
+  reject(both, zeros(4), "too short for xl_heap_header");
   reject(good.flags, std::vector<uint8_t>(good.block_data.begin(), good.block_data.begin() + 5),
          "xl_heap_header");
   d = good.block_data;
@@ -411,6 +455,42 @@ TEST(UpdateRecordTest, RedoRejectsMalformedRecords) {
   d = std::vector<uint8_t>(good.block_data.begin() + 2, good.block_data.begin() + 2 + 6);
   d.insert(d.end(), {static_cast<uint8_t>(DeltaBody::kChunk), 0x28, 0x23, 0x01, 'x'});  // 9000
   reject(kFlagPgstoreDelta, d, "delta middle too long");
+  // A middle of exactly MaxHeapTupleSize bytes is decoded; only the tuple it makes is too long.
+  const std::vector<uint8_t> body = PglzHistoryEncode(ByteView(), std::vector<uint8_t>(8160, 'a'));
+  d.resize(6);
+  d.insert(d.end(), {static_cast<uint8_t>(DeltaBody::kPglzHistory), 0xE0, 0x1F});  // 8160
+  d.insert(d.end(), body.begin(), body.end());
+  reject(kFlagPgstoreDelta, d, "new tuple of 8184 bytes exceeds MaxHeapTupleSize");
+}
+
+// A delta of its 3-byte header alone is a whole delta: an empty middle, from either method.
+TEST(UpdateRecordTest, ADeltaOfItsHeaderAloneIsAnEmptyMiddle) {
+  const std::vector<uint8_t> old_tuple = Tuple(1, "abcdef", "ghijkl");
+  const std::vector<uint8_t> new_tuple = Tuple(1, "abcdef", "ghijkX");
+  const UpdateRecord whole = *EncodeUpdate(old_tuple, new_tuple, DeltaMethod::kNone);
+  const size_t hoff = new_tuple[tuple::kOffHoff];
+  for (DeltaBody method : {DeltaBody::kPglzHistory, DeltaBody::kChunk}) {
+    std::vector<uint8_t> d(whole.block_data.begin(),
+                           whole.block_data.begin() + kSizeOfHeapHeader + hoff - kTupleHeaderSize);
+    d.insert(d.end(), {static_cast<uint8_t>(method), 0, 0});
+    StatusOr<std::vector<uint8_t>> r = ReconstructNewTuple(old_tuple, kFlagPgstoreDelta, d, Header());
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->size(), hoff);
+    d.pop_back();
+    EXPECT_EQ(ReconstructNewTuple(old_tuple, kFlagPgstoreDelta, d, Header()).status().message(),
+              "truncated delta header");
+  }
+}
+
+// A value-initialized XlHeapUpdate is the all-zero record, and a value-initialized RedoHeader
+// gives the new tuple xmin, xmax and t_ctid all zero.
+TEST(UpdateRecordTest, DefaultsAreZero) {
+  EXPECT_EQ(XlHeapUpdate{}.Serialize(), std::vector<uint8_t>(kSizeOfHeapUpdate, 0));
+  const std::vector<uint8_t> t = Tuple(1, "abc", "def");
+  const UpdateRecord r = *EncodeUpdate(t, t, DeltaMethod::kNone);
+  StatusOr<std::vector<uint8_t>> back = ReconstructNewTuple(t, r.flags, r.block_data, {});
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(std::vector<uint8_t>(back->begin(), back->begin() + 18), std::vector<uint8_t>(18, 0));
 }
 
 TEST(PglzHistoryTest, PrependedByteStillMatchesTheHistory) {
