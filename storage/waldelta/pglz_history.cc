@@ -120,9 +120,10 @@ StatusOr<std::vector<uint8_t>> PglzHistoryDecode(ByteView history, ByteView body
   return std::vector<uint8_t>(window.begin() + history.size, window.end());
 }
 
-void PglzHistoryAdvanceBaseForTesting(uint32_t positions) {
+uint32_t PglzHistoryAdvanceBaseForTesting(uint32_t positions) {
   Workspace& ws = ThreadWorkspace();
   ws.base += positions;
+  return ws.base;
 }
 
 }  // namespace pgstore::waldelta

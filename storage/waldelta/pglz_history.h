@@ -43,8 +43,8 @@ std::vector<uint8_t> PglzHistoryEncode(ByteView history, ByteView target);
 // Moves this thread's base (the virtual position of the next window's first byte) `positions`
 // further, as encoding that many more bytes would: tests reach the point where the table is
 // started afresh (before positions would pass 2^31) without encoding 2 GB first. Any base is
-// safe: one past that point starts the table afresh too.
-void PglzHistoryAdvanceBaseForTesting(uint32_t positions);
+// safe: one past that point starts the table afresh too. Returns the base it set.
+uint32_t PglzHistoryAdvanceBaseForTesting(uint32_t positions);
 
 // Exactly target_len bytes from `body` against `history`. Corruption (pglz's messages) when the
 // body is malformed, ends early, or has bytes left over; allocates target_len + history.size.

@@ -126,7 +126,7 @@ TEST(PglzHistoryTest, TheTableStartsAfreshBeforePositionsPass2To31) {
          {(1u << 31) - 1000, (1u << 31) - 500, (1u << 31) - 1, 1u << 31, 0xFFFFFFFFu - 1000}) {
       std::thread([&] {
         EncodeAndCheck(history, target);  // heads with small positions, from long before
-        PglzHistoryAdvanceBaseForTesting(base - 1 - window);
+        ASSERT_EQ(PglzHistoryAdvanceBaseForTesting(base - 1 - window), base);
         for (int call = 0; call < 8; ++call) {
           EXPECT_EQ(EncodeAndCheck(history, target), fresh)
               << history.size() << "-byte history, base " << base << ", call " << call;
