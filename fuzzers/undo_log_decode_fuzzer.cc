@@ -5,8 +5,11 @@
 // back from its last record to exactly its first; whose blkprev and next pointers within the log
 // lead to earlier records and to later transactions' first records; and whose pages recover to
 // the same log again. Cut at any byte (a crash mid-write), the log recovers to exactly the
-// records that end before the cut, byte for byte (a true prefix), never to Corruption.
+// records that end before the cut, byte for byte (a true prefix), never to Corruption. What
+// recovery drops is a torn tail only: every written page it drops past the one the torn record
+// starts on continues that record (a page that starts a new record is never dropped).
 // (The cuts come from a hash of the whole input, so that every seed replays different cuts.)
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -89,6 +92,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                                         back.begin() + (records.size() - first)));
     first = end;
   }
+  // Dropped pages: those starting past the recovered data's end (the torn record starts there).
+  const uint64_t stream = StreamIndex(log->insert_ptr());
+  for (size_t p = 0; p < pages.size(); ++p) {
+    const bool zero =
+        std::all_of(pages[p].begin(), pages[p].end(), [](uint8_t b) { return b == 0; });
+    if (p * undo::kUndoPageUsable > stream && !zero) {
+      FUZZ_ASSERT(LoadLE16(&pages[p][10]) & undo::kUndoPageContinues);
+    }
+  }
   const std::vector<undo::UndoPage> written = log->Pages();
   StatusOr<undo::UndoLog> again = undo::UndoLog::FromPages(kLogNo, written);
   FUZZ_ASSERT(again.ok());
@@ -97,7 +109,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // A crash mid-write: the log's data cut at four bytes chosen by a hash of the input (the page's
   // pd_lower there, later pages never written) recovers to exactly the records that end at or
   // before the cut, each the same record byte for byte.
-  const uint64_t stream = StreamIndex(log->insert_ptr());
   uint64_t hash = 14695981039346656037ull;  // FNV-1a
   for (size_t i = 0; i < size; ++i) hash = (hash ^ data[i]) * 1099511628211ull;
   for (int k = 0; k < 4 && stream > 0; ++k) {
