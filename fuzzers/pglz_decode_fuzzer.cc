@@ -3,7 +3,8 @@
 // TOAST compressed datum read from arbitrary bytes decodes to what the model decodes, whole and
 // as slices (of 0, 1, a third, all but one, all and one more than its raw size bytes: the model's
 // partial decode of that many bytes, exact for the whole), and its header never accepts a raw size
-// beyond the payload's maximum expansion (the decoder's documented allocation bound).
+// beyond the payload's maximum expansion (the decoder's documented allocation bound): it accepts
+// exactly the headers the model accepts, with the same raw size and method.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -36,6 +37,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (h.ok()) {
       FUZZ_ASSERT(h->raw_size <=
                   uint64_t{size - pglz::kCompressedHeaderSize} * pglz::kMaxExpansion);
+    }
+    const auto model_header = models::PglzModelDatumHeader(std::vector<uint8_t>(data, data + size));
+    FUZZ_ASSERT(h.ok() == model_header.has_value());
+    if (h.ok()) {
+      FUZZ_ASSERT(h->raw_size == model_header->raw_size && h->method_id == model_header->method);
     }
     StatusOr<std::vector<uint8_t>> full = pglz::DecompressDatum(ByteView(datum.get(), size));
     if (h.ok() && h->method_id == pglz::kPglzMethodId) {

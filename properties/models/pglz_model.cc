@@ -42,4 +42,19 @@ std::optional<std::vector<uint8_t>> PglzModelDecompress(const std::vector<uint8_
   return out;
 }
 
+std::optional<ModelDatumHeader> PglzModelDatumHeader(const std::vector<uint8_t>& datum) {
+  if (datum.size() < 8) return std::nullopt;
+  auto word = [&datum](size_t at) {
+    return uint32_t{datum[at]} | uint32_t{datum[at + 1]} << 8 | uint32_t{datum[at + 2]} << 16 |
+           uint32_t{datum[at + 3]} << 24;
+  };
+  const uint32_t va_header = word(0), tcinfo = word(4);
+  if (va_header % 4 != 2 || va_header / 4 != datum.size()) return std::nullopt;
+  const int method = static_cast<int>(tcinfo / (1u << 30));
+  const uint32_t raw_size = tcinfo % (1u << 30);
+  if (method != 0 && method != 1) return std::nullopt;
+  if (raw_size == 0 || raw_size > 91 * uint64_t{datum.size() - 8}) return std::nullopt;
+  return ModelDatumHeader{raw_size, method};
+}
+
 }  // namespace pgstore::models
