@@ -15,7 +15,6 @@ BitmapLeaf* BitmapLeaf::Freeze(const Leaf& leaf) {
   BitmapLeaf* b = new (::operator new(bytes)) BitmapLeaf();
   b->kind = kBitmapLeaf;
   b->depth = leaf.depth;
-  b->count = 0;
   b->size = static_cast<uint32_t>(n);
   b->pool_units = static_cast<uint32_t>(pool.size());
   for (size_t i = 0; i < n; ++i) {

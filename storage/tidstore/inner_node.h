@@ -98,7 +98,6 @@ T* NewInner(Kind kind, uint8_t depth) {
   T* n = new T();
   n->kind = kind;
   n->depth = depth;
-  n->count = 0;
   return n;
 }
 

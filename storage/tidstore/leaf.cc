@@ -76,7 +76,6 @@ Leaf* NewLeaf(uint8_t depth) {
   Leaf* l = new Leaf();
   l->kind = kLeaf;
   l->depth = depth;
-  l->count = 0;
   return l;
 }
 

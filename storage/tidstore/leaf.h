@@ -23,8 +23,8 @@ enum Kind : uint8_t { kLeaf, kPackedLeaf, kBitmapLeaf, kNode4, kNode16, kNode48,
 
 struct TidStore::Node {
   uint8_t kind;
-  uint8_t depth;   // 0..3: how many key bytes are above this node
-  uint16_t count;  // children of an inner node
+  uint8_t depth;       // 0..3: how many key bytes are above this node
+  uint16_t count = 0;  // children of an inner node (0 in a leaf, where nothing reads it)
 };
 
 namespace internal {

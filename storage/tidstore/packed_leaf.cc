@@ -196,7 +196,6 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
   PackedLeaf* p = new (::operator new(bytes)) PackedLeaf();
   p->kind = kPackedLeaf;
   p->depth = leaf.depth;
-  p->count = 0;
   p->size = static_cast<uint32_t>(n);
   p->pool_units = static_cast<uint32_t>(pool.size());
   p->num_groups = static_cast<uint32_t>(num_groups);
@@ -303,7 +302,6 @@ Leaf* PackedLeaf::Unpack() const {
   Leaf* leaf = new Leaf();
   leaf->kind = kLeaf;
   leaf->depth = depth;
-  leaf->count = 0;
   const int width = leaf->width();
   leaf->keys.resize(keys.size() * width);
   for (size_t i = 0; i < keys.size(); ++i) std::memcpy(&leaf->keys[i * width], &keys[i], width);

@@ -221,6 +221,29 @@ TEST(TidStoreTest, OneTidEveryTenBlocksCostsAtMostOneAndAHalfBytes) {
   }
 }
 
+// A frozen depth-3 leaf (bitmap_leaf.h) costs a 2-byte slot a block, the slots rounded up to 4
+// bytes, plus its pool entries' 4-byte units: one block more changes the store's memory by exactly
+// that, the tree above the leaf being the same (burst_entries 1 puts every store of 2 or more
+// blocks under 256 in one depth-3 leaf below a chain of three single-child nodes).
+TEST(TidStoreTest, AFrozenDepth3LeafCostsTwoBytesABlockPaddedToFourPlusItsPool) {
+  auto memory = [](uint32_t blocks, const std::vector<uint16_t>& last_offsets) {
+    TidStore s(1);
+    for (uint32_t b = 0; b + 1 < blocks; ++b) EXPECT_TRUE(s.SetBlockOffsets(3 * b, {1}).ok());
+    EXPECT_TRUE(s.SetBlockOffsets(3 * (blocks - 1), last_offsets).ok());
+    s.ShrinkToFit();
+    EXPECT_TRUE(s.Validate().ok()) << s.Validate().ToString();
+    return s.MemoryUsage();
+  };
+  for (uint32_t n = 2; n <= 8; ++n) {
+    // Block n + 1 takes a slot; an even count of slots needs no padding, an odd one 2 bytes.
+    EXPECT_EQ(memory(n + 1, {1}) - memory(n, {1}), n % 2 == 0 ? 4u : 0u) << n << " blocks";
+    // A pair (offset_set.h) is one 4-byte pool unit; five scattered offsets are a list of three
+    // (a 2-byte header and 10 bytes of offsets). The slot stays the same size.
+    EXPECT_EQ(memory(n + 1, {3, 9}) - memory(n + 1, {1}), 4u) << n << " blocks";
+    EXPECT_EQ(memory(n + 1, {1, 100, 200, 250, 291}) - memory(n + 1, {1}), 12u) << n << " blocks";
+  }
+}
+
 // Maximally sparse stores are packed leaves (packed_leaf.h); they must still cost less than the
 // array, answer lookups, and come back to life when changed.
 TEST(TidStoreTest, MaximallySparseStoresCostLessThanTheArray) {
