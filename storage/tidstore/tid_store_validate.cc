@@ -1,5 +1,7 @@
 // TidStore::Validate: every structural invariant of the tree (inner_node.h, leaf.h,
-// packed_leaf.h) and the store's counts, for tests and fuzzers.
+// packed_leaf.h, bitmap_leaf.h) and the store's counts, for tests and fuzzers.
+#include "storage/tidstore/tid_store_validate.h"
+
 #include <memory>
 #include <vector>
 
@@ -10,25 +12,22 @@
 #include "storage/tidstore/tid_store.h"
 
 namespace pgstore::tidstore {
-namespace {
+namespace internal {
 
-using namespace internal;
-
-// Validate's walk: checks `n` at `depth`, adding its blocks and TIDs.
-Status ValidateNode(const Node* n, uint8_t depth, size_t* blocks, size_t* tids) {
+Status ValidateSubtree(const Node* n, uint8_t depth, size_t* blocks, size_t* tids) {
   if (n->depth != depth) return Status::Corruption("node at the wrong depth");
   if (n->kind == kPackedLeaf) {
     // The layout, then its entries as the Leaf they unpack to.
     const PackedLeaf* p = static_cast<const PackedLeaf*>(n);
     PGSTORE_RETURN_IF_ERROR(p->ValidateLayout());
     std::unique_ptr<Leaf> leaf(p->Unpack());
-    return ValidateNode(leaf.get(), depth, blocks, tids);
+    return ValidateSubtree(leaf.get(), depth, blocks, tids);
   }
   if (n->kind == kBitmapLeaf) {
     const BitmapLeaf* b = static_cast<const BitmapLeaf*>(n);
     PGSTORE_RETURN_IF_ERROR(b->ValidateLayout());
     std::unique_ptr<Leaf> leaf(b->Unpack());
-    return ValidateNode(leaf.get(), depth, blocks, tids);
+    return ValidateSubtree(leaf.get(), depth, blocks, tids);
   }
   if (n->kind == kLeaf) {
     const Leaf* l = static_cast<const Leaf*>(n);
@@ -73,7 +72,7 @@ Status ValidateNode(const Node* n, uint8_t depth, size_t* blocks, size_t* tids) 
     } else if (static_cast<int>(chunk) <= previous) {
       s = Status::Corruption("chunks not ascending");
     } else {
-      s = ValidateNode(child, static_cast<uint8_t>(depth + 1), blocks, tids);
+      s = ValidateSubtree(child, static_cast<uint8_t>(depth + 1), blocks, tids);
     }
     previous = chunk;
   });
@@ -97,11 +96,12 @@ Status ValidateNode(const Node* n, uint8_t depth, size_t* blocks, size_t* tids) 
   return Status::Ok();
 }
 
-}  // namespace
+}  // namespace internal
 
 Status TidStore::Validate() const {
   size_t blocks = 0, tids = 0;
-  if (root_ != nullptr) PGSTORE_RETURN_IF_ERROR(ValidateNode(root_, 0, &blocks, &tids));
+  if (root_ != nullptr)
+    PGSTORE_RETURN_IF_ERROR(internal::ValidateSubtree(root_, 0, &blocks, &tids));
   if (blocks != num_blocks_) return Status::Corruption("block count");
   if (tids != num_tids_) return Status::Corruption("TID count");
   return Status::Ok();

@@ -268,7 +268,9 @@ TEST(TidStoreTest, MaximallySparseStoresCostLessThanTheArray) {
     for (const auto& [block, offsets] : want) {
       EXPECT_TRUE(s->IsMember({block, offsets.back()}));
       EXPECT_FALSE(s->IsMember({block, 2047}));
-      if (want.count(block + 1) == 0) EXPECT_FALSE(s->IsMember({block + 1, offsets.back()}));
+      if (want.count(block + 1) == 0) {
+        EXPECT_FALSE(s->IsMember({block + 1, offsets.back()}));
+      }
       EXPECT_EQ(s->BlockOffsets(block), offsets);
     }
     // A change unpacks the leaf; the store stays whole.
