@@ -265,8 +265,7 @@ TEST(ValidatePackedLeafTest, TheLayoutAsPackMakesIt) {
             "packed stream size");
   EXPECT_EQ(broken([](PackedLeaf* p) { SetField(p, 2, kExtraShift, 6, 33); }),
             "packed group widths");
-  EXPECT_EQ(broken([](PackedLeaf* p) { SetField(p, 2, kSlotShift, 5, 16); }),
-            "packed stream size");
+  EXPECT_EQ(broken([](PackedLeaf* p) { SetField(p, 2, kSlotShift, 5, 16); }), "packed stream size");
   EXPECT_EQ(broken([](PackedLeaf* p) { SetField(p, 2, kSlotShift, 5, 17); }),
             "packed group widths");
   EXPECT_EQ(broken([](PackedLeaf* p) { SetField(p, 1, kStepShift, 28, 0); }),

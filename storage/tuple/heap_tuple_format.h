@@ -61,7 +61,6 @@ inline constexpr uint16_t kHeapOnlyTuple = 0x8000;
 
 // Limits (htup_details.h).
 inline constexpr int kMaxTupleAttributeNumber = 1664;  // 8 * 208, keeps t_hoff in a uint8
-inline constexpr int kMaxHeapAttributeNumber = 1600;   // 8 * 200, the table column limit
 // MaxHeapTupleSize = BLCKSZ - MAXALIGN(SizeOfPageHeaderData + sizeof(ItemIdData)).
 inline constexpr size_t kMaxHeapTupleSize = kBlockSize - MaxAlign(24 + 4);  // 8160
 inline constexpr size_t kMinHeapTupleSize = MaxAlign(kHeaderSize);          // 24
