@@ -1,0 +1,76 @@
+// Inner nodes (inner_node.h) on their own: the kind a burst leaf becomes and the kind a node grows
+// into are the smallest that hold its children, at each capacity's exact edge.
+#include "storage/tidstore/inner_node.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "storage/tidstore/leaf.h"
+#include "storage/tidstore/tid_store_validate.h"
+
+namespace pgstore::tidstore::internal {
+namespace {
+
+// The kind that holds `children` children.
+Kind SmallestKind(size_t children) {
+  return children <= 4 ? kNode4 : children <= 16 ? kNode16 : children <= 48 ? kNode48 : kNode256;
+}
+
+TEST(BurstTest, ALeafBecomesTheSmallestNodeOverOneLeafPerChunk) {
+  for (size_t chunks : {1, 2, 4, 5, 16, 17, 48, 49, 256}) {
+    // A depth-1 leaf (3-byte suffixes) with two blocks under each of `chunks` top bytes, spread
+    // over the byte range.
+    Leaf* leaf = NewLeaf(1);
+    for (size_t c = 0; c < chunks; ++c) {
+      const uint32_t top = static_cast<uint32_t>(c * 256 / chunks);
+      for (uint32_t low : {7u, 0x1234u}) {
+        const uint32_t suffix = top << 16 | low;
+        for (int b = 0; b < 3; ++b) leaf->keys.push_back(static_cast<uint8_t>(suffix >> (8 * b)));
+        leaf->slots.push_back(static_cast<uint16_t>(1 + c % 291));
+      }
+    }
+    std::unique_ptr<Node, void (*)(Node*)> node(Burst(leaf), FreeNode);
+    EXPECT_EQ(node->kind, SmallestKind(chunks)) << chunks << " chunks";
+    EXPECT_EQ(node->depth, 1);
+    EXPECT_EQ(node->count, chunks);
+    size_t blocks = 0, tids = 0;
+    const Status s = ValidateSubtree(node.get(), 1, &blocks, &tids);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    EXPECT_EQ(blocks, 2 * chunks);
+    for (size_t c = 0; c < chunks; ++c) {
+      const Node* child = FindChild(node.get(), static_cast<uint8_t>(c * 256 / chunks));
+      ASSERT_NE(child, nullptr) << c;
+      ASSERT_EQ(child->kind, kLeaf);
+      const Leaf* l = static_cast<const Leaf*>(child);
+      ASSERT_EQ(l->size(), 2u);
+      EXPECT_EQ(l->KeyAt(0), 7u);
+      EXPECT_EQ(l->KeyAt(1), 0x1234u);
+    }
+  }
+}
+
+TEST(AddChildTest, ANodeGrowsIntoTheNextKindOnlyWhenFull) {
+  std::vector<std::unique_ptr<Leaf>> leaves;
+  Node* node = NewInner<Node4>(kNode4, 2);
+  for (size_t n = 1; n <= 256; ++n) {
+    // Chunks in descending order, so that every insertion into a sorted node shifts the others.
+    const uint8_t chunk = static_cast<uint8_t>(256 - n);
+    leaves.push_back(std::unique_ptr<Leaf>(NewLeaf(3)));
+    leaves.back()->keys = {1};
+    leaves.back()->slots = {1};
+    node = AddChild(node, chunk, leaves.back().get());
+    ASSERT_EQ(node->kind, SmallestKind(n)) << n << " children";
+    ASSERT_EQ(node->count, n);
+    size_t blocks = 0, tids = 0;
+    ASSERT_TRUE(ValidateSubtree(node, 2, &blocks, &tids).ok()) << n;
+    ASSERT_EQ(blocks, n);
+    ASSERT_EQ(FindChild(node, chunk), leaves.back().get());
+  }
+  // The leaves are the test's: free the node alone.
+  delete static_cast<Node256*>(node);
+}
+
+}  // namespace
+}  // namespace pgstore::tidstore::internal
