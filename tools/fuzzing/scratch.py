@@ -5,7 +5,7 @@ import re
 import shutil
 import subprocess
 
-from .common import ROOT, ToolError
+from .common import ROOT, ToolError, tested_at
 
 STATUS = re.compile(r"^(//\S+)\s+(?:\(cached\) )?(PASSED|FAILED TO BUILD|FAILED|TIMEOUT|FLAKY|"
                     r"NO STATUS|INCOMPLETE)", re.M)
@@ -13,8 +13,11 @@ PASSED_IN = re.compile(r"^(//\S+)\s+(?:\(cached\) )?PASSED in ([\d.]+)s", re.M)
 
 
 def copy_worktree(dest):
-    """A fresh copy of the working tree at dest (.git, bazel-* and out/ left out). Bazel's cache
-    for that path survives the copy, so a later build there redoes only what differs."""
+    """A fresh copy of the working tree at dest (.git, bazel-* and out/ left out); returns the
+    commit it is a copy of (tested_at(), taken just before copying: the working tree may change
+    while the copy is used). Bazel's cache for that path survives the copy, so a later build
+    there redoes only what differs."""
+    commit = tested_at()
     shutil.rmtree(dest, ignore_errors=True)
     ignore = shutil.ignore_patterns(".git", "bazel-*")
     try:
@@ -23,6 +26,7 @@ def copy_worktree(dest):
                         ({"out"} if os.path.abspath(d) == ROOT else set()))
     except OSError as e:
         raise ToolError(f"copying the working tree to {dest} failed: {e}")
+    return commit
 
 
 def bazel_test(tree, targets, flags=(), details=None):
