@@ -106,6 +106,12 @@ size_t Attribute::alignment() const {
   }
 }
 
+std::vector<std::string> KnownTypeNames() {
+  std::vector<std::string> names;
+  for (const TypeInfo& t : kTypes) names.push_back(t.name);
+  return names;
+}
+
 StatusOr<Attribute> AttributeForType(const std::string& type_name) {
   Attribute a;
   a.type_name = type_name;

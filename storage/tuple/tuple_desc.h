@@ -41,6 +41,8 @@ struct Attribute {
 // cstring, and arrays written "<type>[]" (varlena, aligned like the element but at least 'i').
 // InvalidArgument "unknown type: X" otherwise.
 StatusOr<Attribute> AttributeForType(const std::string& type_name);
+// The base type names AttributeForType knows, as written in a schema (each also has its "[]").
+std::vector<std::string> KnownTypeNames();
 
 class TupleDesc {
  public:
