@@ -19,16 +19,18 @@ Kind SmallestKind(size_t children) {
 }
 
 TEST(BurstTest, ALeafBecomesTheSmallestNodeOverOneLeafPerChunk) {
+  const std::vector<uint32_t> lows = {7, 0x1234, 0x2000};
   for (size_t chunks : {1, 2, 4, 5, 16, 17, 48, 49, 256}) {
-    // A depth-1 leaf (3-byte suffixes) with two blocks under each of `chunks` top bytes, spread
-    // over the byte range.
+    // A depth-1 leaf (3-byte suffixes) with three blocks under each of `chunks` top bytes, spread
+    // over the byte range; each block's offsets a pair (a one-unit pool entry) 3 and 9 + c.
     Leaf* leaf = NewLeaf(1);
     for (size_t c = 0; c < chunks; ++c) {
       const uint32_t top = static_cast<uint32_t>(c * 256 / chunks);
-      for (uint32_t low : {7u, 0x1234u}) {
+      for (uint32_t low : lows) {
         const uint32_t suffix = top << 16 | low;
         for (int b = 0; b < 3; ++b) leaf->keys.push_back(static_cast<uint8_t>(suffix >> (8 * b)));
-        leaf->slots.push_back(static_cast<uint16_t>(1 + c % 291));
+        leaf->slots.push_back(static_cast<uint16_t>(kPoolSlotBit | leaf->pool.size()));
+        leaf->pool.push_back(static_cast<uint32_t>(9 + c) << 16 | 3);
       }
     }
     std::unique_ptr<Node, void (*)(Node*)> node(Burst(leaf), FreeNode);
@@ -38,15 +40,24 @@ TEST(BurstTest, ALeafBecomesTheSmallestNodeOverOneLeafPerChunk) {
     size_t blocks = 0, tids = 0;
     const Status s = ValidateSubtree(node.get(), 1, &blocks, &tids);
     EXPECT_TRUE(s.ok()) << s.ToString();
-    EXPECT_EQ(blocks, 2 * chunks);
+    EXPECT_EQ(blocks, lows.size() * chunks);
+    EXPECT_EQ(tids, 2 * lows.size() * chunks);
     for (size_t c = 0; c < chunks; ++c) {
       const Node* child = FindChild(node.get(), static_cast<uint8_t>(c * 256 / chunks));
       ASSERT_NE(child, nullptr) << c;
       ASSERT_EQ(child->kind, kLeaf);
       const Leaf* l = static_cast<const Leaf*>(child);
-      ASSERT_EQ(l->size(), 2u);
-      EXPECT_EQ(l->KeyAt(0), 7u);
-      EXPECT_EQ(l->KeyAt(1), 0x1234u);
+      ASSERT_EQ(l->size(), lows.size());
+      for (size_t i = 0; i < lows.size(); ++i) {
+        EXPECT_EQ(l->KeyAt(i), lows[i]);
+        EXPECT_EQ(l->slots[i], kPoolSlotBit | i);  // each child's pool starts afresh
+        EXPECT_EQ(l->pool[i], (static_cast<uint32_t>(9 + c) << 16 | 3));
+      }
+      // The children's arrays hold no spare capacity: the store's memory (NodeBytes counts
+      // capacity) is what they hold.
+      EXPECT_EQ(l->keys.capacity(), l->keys.size());
+      EXPECT_EQ(l->slots.capacity(), l->slots.size());
+      EXPECT_EQ(l->pool.capacity(), l->pool.size());
     }
   }
 }
