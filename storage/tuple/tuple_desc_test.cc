@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -134,6 +136,20 @@ TEST(FromSchemaTest, BadSchemasNameTheirBadPart) {
   EXPECT_TRUE(TupleDesc::FromSchema(many).ok());
   EXPECT_EQ(TupleDesc::FromSchema(many + ",int4").status().message(),
             "too many attributes in schema");
+}
+
+// pg_types_live_test compares each of these with a real server's pg_type; here, that the list
+// is the table AttributeForType reads: each name once, each known, and its array type too.
+TEST(KnownTypeNamesTest, EveryNameAndItsArrayAreKnownOnce) {
+  const std::vector<std::string> names = KnownTypeNames();
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
+  for (const char* expected : {"int4", "\"char\"", "char", "text", "cstring", "jsonb"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+  }
+  for (const std::string& name : names) {
+    EXPECT_EQ(Attr(name).type_name, name);
+    EXPECT_EQ(Attr(name + "[]").attlen, kVarlenaLen) << name;
+  }
 }
 
 TEST(FromSchemaTest, ArraysTakeTheirElementsAlignment) {
