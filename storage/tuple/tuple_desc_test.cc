@@ -92,6 +92,14 @@ TEST(ParseValueTest, DatesCountDaysFrom2000InTheGregorianCalendar) {
   EXPECT_EQ(DateValue("1970-01-01"), -10957);
   EXPECT_EQ(DateValue("0001-01-01"), -730119);
   EXPECT_EQ(DateValue("2024-02-29"), 8825);
+  // Century years that are not leap years, from March on (the 100-year term of the era's day
+  // count; the values are Python's datetime.date differences, the same proleptic calendar).
+  EXPECT_EQ(DateValue("2100-02-28"), 36583);
+  EXPECT_EQ(DateValue("2100-03-01"), 36584);
+  EXPECT_EQ(DateValue("2200-03-01"), 73108);
+  EXPECT_EQ(DateValue("2300-03-01"), 109632);
+  EXPECT_EQ(DateValue("1900-03-01"), -36465);
+  EXPECT_EQ(DateValue("1700-03-01"), -109513);
   // PostgreSQL's last date: DATE_END_JULIAN (2147483494) - 1 - POSTGRES_EPOCH_JDATE (2451545).
   EXPECT_EQ(DateValue("5874897-12-31"), 2145031948);
   for (const char* bad :
