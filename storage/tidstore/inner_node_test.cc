@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "storage/tidstore/hand_built_leaves.h"
 #include "storage/tidstore/leaf.h"
 #include "storage/tidstore/tid_store_validate.h"
 
@@ -23,17 +24,16 @@ TEST(BurstTest, ALeafBecomesTheSmallestNodeOverOneLeafPerChunk) {
   for (size_t chunks : {1, 2, 4, 5, 16, 17, 48, 49, 256}) {
     // A depth-1 leaf (3-byte suffixes) with three blocks under each of `chunks` top bytes, spread
     // over the byte range; each block's offsets a pair (a one-unit pool entry) 3 and 9 + c.
-    Leaf* leaf = NewLeaf(1);
+    std::vector<uint32_t> keys;
     for (size_t c = 0; c < chunks; ++c) {
-      const uint32_t top = static_cast<uint32_t>(c * 256 / chunks);
-      for (uint32_t low : lows) {
-        const uint32_t suffix = top << 16 | low;
-        for (int b = 0; b < 3; ++b) leaf->keys.push_back(static_cast<uint8_t>(suffix >> (8 * b)));
-        leaf->slots.push_back(static_cast<uint16_t>(kPoolSlotBit | leaf->pool.size()));
-        leaf->pool.push_back(static_cast<uint32_t>(9 + c) << 16 | 3);
-      }
+      for (uint32_t low : lows) keys.push_back(static_cast<uint32_t>(c * 256 / chunks) << 16 | low);
     }
-    std::unique_ptr<Node, void (*)(Node*)> node(Burst(leaf), FreeNode);
+    std::unique_ptr<Leaf> leaf = MakeLeaf(1, keys, {});
+    for (size_t i = 0; i < keys.size(); ++i) {
+      leaf->slots.push_back(static_cast<uint16_t>(kPoolSlotBit | leaf->pool.size()));
+      leaf->pool.push_back(static_cast<uint32_t>(9 + i / lows.size()) << 16 | 3);
+    }
+    std::unique_ptr<Node, void (*)(Node*)> node(Burst(leaf.release()), FreeNode);
     EXPECT_EQ(node->kind, SmallestKind(chunks)) << chunks << " chunks";
     EXPECT_EQ(node->depth, 1);
     EXPECT_EQ(node->count, chunks);
@@ -68,9 +68,7 @@ TEST(AddChildTest, ANodeGrowsIntoTheNextKindOnlyWhenFull) {
   for (size_t n = 1; n <= 256; ++n) {
     // Chunks in descending order, so that every insertion into a sorted node shifts the others.
     const uint8_t chunk = static_cast<uint8_t>(256 - n);
-    leaves.push_back(std::unique_ptr<Leaf>(NewLeaf(3)));
-    leaves.back()->keys = {1};
-    leaves.back()->slots = {1};
+    leaves.push_back(LeafOf(3, {1}));
     node = AddChild(node, chunk, leaves.back().get());
     ASSERT_EQ(node->kind, SmallestKind(n)) << n << " children";
     ASSERT_EQ(node->count, n);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "storage/tidstore/bitmap_leaf.h"
+#include "storage/tidstore/hand_built_leaves.h"
 #include "storage/tidstore/inner_node.h"
 #include "storage/tidstore/leaf.h"
 #include "storage/tidstore/offset_set.h"
@@ -28,27 +29,6 @@ std::string Check(const Node* n, uint8_t depth) {
   if (s.ok()) return "ok";
   EXPECT_EQ(s.code(), StatusCode::kCorruption) << s.ToString();
   return s.message();
-}
-
-// A leaf at `depth` holding `keys` (suffixes, ascending) with the given slots.
-std::unique_ptr<Leaf> MakeLeaf(uint8_t depth, const std::vector<uint32_t>& keys,
-                               const std::vector<uint16_t>& slots) {
-  std::unique_ptr<Leaf> l(NewLeaf(depth));
-  for (uint32_t k : keys) {
-    for (int b = 0; b < l->width(); ++b) l->keys.push_back(static_cast<uint8_t>(k >> (8 * b)));
-  }
-  l->slots = slots;
-  return l;
-}
-
-// A leaf with one embedded offset per key.
-std::unique_ptr<Leaf> LeafOf(uint8_t depth, const std::vector<uint32_t>& keys) {
-  return MakeLeaf(depth, keys, std::vector<uint16_t>(keys.size(), 1));
-}
-
-// Appends `offsets` to the leaf's pool and returns the slot naming them.
-uint16_t AddEntry(Leaf* l, const std::vector<uint16_t>& offsets) {
-  return AppendValue(l, EncodePoolEntry(offsets.data(), offsets.size()), 0);
 }
 
 TEST(ValidateLeafTest, CountsBlocksAndTidsOfEveryKindOfSlot) {
