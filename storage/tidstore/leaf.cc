@@ -29,7 +29,7 @@ void CompactValues(const Leaf& leaf, std::vector<uint16_t>* slots, std::vector<u
 void CompactPool(Leaf* leaf) {
   std::vector<uint16_t> slots;
   std::vector<uint32_t> pool;
-  pool.reserve(leaf->LiveUnits() + leaf->LiveUnits() / 8 + 4);
+  pool.reserve(WithHeadroom(leaf->LiveUnits()));
   CompactValues(*leaf, &slots, &pool);
   leaf->slots = std::move(slots);
   leaf->pool = std::move(pool);

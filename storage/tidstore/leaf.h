@@ -107,16 +107,22 @@ struct Leaf : Node {
   size_t LiveUnits() const { return pool.size() - dead_units; }
 };
 
-// Grows vectors by 1/8 instead of doubling, so that a large leaf wastes little capacity.
+// The capacity a leaf's array holding `units` grows to: 1/8 more plus 4, not double, so that a
+// large leaf wastes little capacity and a small one is not reallocated on every insert. It is in
+// MemoryUsage (tid_store.h counts capacity), so it is a policy that tests pin.
+inline size_t WithHeadroom(size_t units) { return units + units / 8 + 4; }
+
+// Makes room for `extra` more elements, growing by WithHeadroom when the capacity is short.
 template <typename T>
 inline void ReserveOneMore(std::vector<T>* v, size_t extra = 1) {
-  if (v->size() + extra > v->capacity()) v->reserve(v->size() + extra + v->size() / 8 + 4);
+  if (v->size() + extra > v->capacity()) v->reserve(WithHeadroom(v->size()) + extra);
 }
 
 Leaf* NewLeaf(uint8_t depth);
 // The leaf's slots renumbered to a compact copy of its live pool entries (the leaf unchanged).
 void CompactValues(const Leaf& leaf, std::vector<uint16_t>* slots, std::vector<uint32_t>* pool);
-// Copies the live pool entries into a fresh pool and renumbers the slots.
+// Copies the live pool entries into a fresh pool (capacity WithHeadroom of them) and renumbers the
+// slots.
 void CompactPool(Leaf* leaf);
 // The slot for a value: `embedded` when it is not 0, else `entry` appended to the leaf's pool.
 // REQUIRES: the leaf's pool has room for the entry.
