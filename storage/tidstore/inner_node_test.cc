@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "storage/tidstore/hand_built_leaves.h"
 #include "storage/tidstore/leaf.h"
+#include "storage/tidstore/test_leaves.h"
 #include "storage/tidstore/tid_store_validate.h"
 
 namespace pgstore::tidstore::internal {

@@ -2,15 +2,16 @@
 // rebuilds the pool: the store's MemoryUsage counts capacity, so the headroom is what a leaf
 // costs beyond its data. Capacities are compared exactly: std::vector::reserve(n) allocates n in
 // libstdc++, the only standard library pgstore builds with.
+#include "storage/tidstore/leaf.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
-#include "storage/tidstore/hand_built_leaves.h"
-#include "storage/tidstore/leaf.h"
 #include "storage/tidstore/offset_set.h"
+#include "storage/tidstore/test_leaves.h"
 
 namespace pgstore::tidstore::internal {
 namespace {

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "storage/tidstore/bitmap_leaf.h"
-#include "storage/tidstore/hand_built_leaves.h"
 #include "storage/tidstore/inner_node.h"
 #include "storage/tidstore/leaf.h"
 #include "storage/tidstore/offset_set.h"
 #include "storage/tidstore/packed_leaf.h"
+#include "storage/tidstore/test_leaves.h"
 
 namespace pgstore::tidstore::internal {
 namespace {
