@@ -38,6 +38,19 @@ TEST(LeafGrowthTest, ReserveOneMoreGrowsOnlyWhenShort) {
   EXPECT_EQ(exact.capacity(), WithHeadroom(16) + 4);
 }
 
+TEST(LeafGrowthTest, AppendValueGrowsThePoolWithHeadroom) {
+  std::unique_ptr<Leaf> l = MakeLeaf(3, {1}, {});
+  EXPECT_EQ(AppendValue(l.get(), {}, 9), 9);  // an embedded value takes no pool space
+  EXPECT_TRUE(l->pool.empty());
+  l->pool.assign(40, 0);
+  l->pool.shrink_to_fit();
+  ASSERT_EQ(l->pool.capacity(), 40u);
+  const std::vector<uint32_t> entry = {1, 2, 3};
+  EXPECT_EQ(AppendValue(l.get(), entry, 0), kPoolSlotBit | 40);
+  EXPECT_EQ(l->pool.size(), 43u);
+  EXPECT_EQ(l->pool.capacity(), WithHeadroom(40) + 3);
+}
+
 TEST(LeafGrowthTest, CompactPoolKeepsLiveEntriesWithHeadroom) {
   // Keys 1..20, each with a pool entry of two offsets; then every other key's value is replaced by
   // an embedded offset, leaving its entry dead.

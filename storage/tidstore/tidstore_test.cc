@@ -46,6 +46,12 @@ TEST(OffsetSetTest, EncodingsRoundTripAndChooseTheSmallest) {
       {Range(10, 40, 3), OffsetEncoding::kBitmap},
       {Range(8, 39, 3), OffsetEncoding::kBitmap},  // 4 bitmap bytes: the entry ends on a unit
       {{1, 2, 3, 100, 101, 102, 2000, 2001, 2002}, OffsetEncoding::kRuns},
+      // Ties at their exact sizes (payload bytes): the bitmap's are 2 + its span of bytes.
+      {{8, 16, 24, 48}, OffsetEncoding::kBitmap},                 // bitmap 8 = list 8 (runs 16)
+      {{8, 16, 24, 56}, OffsetEncoding::kList},                   // bitmap 9 > list 8
+      {{8, 9, 10, 11, 12, 48, 49, 50}, OffsetEncoding::kBitmap},  // bitmap 8 = runs 8 (list 16)
+      {{8, 9, 10, 11, 12, 56, 57, 58}, OffsetEncoding::kRuns},    // bitmap 9 > runs 8
+      {{5, 6, 100, 101}, OffsetEncoding::kRuns},                  // runs 8 = list 8 (bitmap 15)
   };
   for (const Case& c : cases) {
     ASSERT_EQ(ChooseEncoding(c.offsets.data(), c.offsets.size()), c.expected);
