@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <set>
 #include <string>
@@ -107,6 +108,23 @@ TEST(ParseValueTest, DatesCountDaysFrom2000InTheGregorianCalendar) {
         "0000-01-01", "5874898-01-01", "2000-00-10", "2000-13-01", "2000-01-00", "2000-01-32",
         "1900-02-29", "2023-02-29", "2000-04-31"}) {
     EXPECT_EQ(ParseError("date", bad).message(), std::string("bad date value: ") + bad);
+  }
+}
+
+TEST(ParseValueTest, EveryMonthsLastDayAndTheDayAfter) {
+  // Day counts of 2023 (not a leap year) and 2024 (one), from the 1st of each month: a month's
+  // last day is its first day's count plus its length - 1, and the next day does not exist.
+  const int kLength[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  for (const int year : {2023, 2024}) {
+    for (int m = 1; m <= 12; ++m) {
+      const int days = kLength[m - 1] + (m == 2 && year == 2024);
+      char first[16], last[16], after[16];
+      std::snprintf(first, sizeof first, "%d-%02d-01", year, m);
+      std::snprintf(last, sizeof last, "%d-%02d-%02d", year, m, days);
+      std::snprintf(after, sizeof after, "%d-%02d-%02d", year, m, days + 1);
+      EXPECT_EQ(DateValue(last), DateValue(first) + days - 1) << last;
+      EXPECT_EQ(ParseError("date", after).message(), std::string("bad date value: ") + after);
+    }
   }
 }
 
