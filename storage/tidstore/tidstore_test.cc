@@ -52,6 +52,7 @@ TEST(OffsetSetTest, EncodingsRoundTripAndChooseTheSmallest) {
       {{8, 9, 10, 11, 12, 48, 49, 50}, OffsetEncoding::kBitmap},  // bitmap 8 = runs 8 (list 16)
       {{8, 9, 10, 11, 12, 56, 57, 58}, OffsetEncoding::kRuns},    // bitmap 9 > runs 8
       {{5, 6, 100, 101}, OffsetEncoding::kRuns},                  // runs 8 = list 8 (bitmap 15)
+      {{5, 100, 101}, OffsetEncoding::kList},  // runs 8 (the first two are apart) > list 6
   };
   for (const Case& c : cases) {
     ASSERT_EQ(ChooseEncoding(c.offsets.data(), c.offsets.size()), c.expected);
