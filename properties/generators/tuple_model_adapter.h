@@ -14,10 +14,9 @@ namespace pgstore::generators {
 inline std::vector<models::ModelAttr> ModelAttrsOf(const tuple::TupleDesc& desc) {
   std::vector<models::ModelAttr> out;
   for (const tuple::Attribute& a : desc.attrs()) {
-    models::ModelAttr m;
-    m.len = a.attlen;
-    m.align = static_cast<int>(a.alignment());
-    m.packable = a.packable();
+    // From the catalog fields, not from storage/'s alignment() and packable(): the model's own
+    // reading of them, so that a wrong alignment in storage/ differs from the model.
+    models::ModelAttr m = models::ModelAttrOfCatalog(a.attlen, a.attalign, a.attstorage);
     m.has_missing = a.atthasmissing;
     m.missing = a.missing_value;
     out.push_back(m);

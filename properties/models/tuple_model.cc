@@ -43,6 +43,14 @@ Placement Place(const ModelAttr& a, const std::vector<uint8_t>& v) {
 
 }  // namespace
 
+ModelAttr ModelAttrOfCatalog(int attlen, char attalign, char attstorage) {
+  ModelAttr m;
+  m.len = attlen;
+  m.align = attalign == 'd' ? 8 : attalign == 'i' ? 4 : attalign == 's' ? 2 : 1;
+  m.packable = attlen == -1 && attstorage != 'p';
+  return m;
+}
+
 std::vector<uint8_t> ModelFormTuple(const std::vector<ModelAttr>& attrs, const ModelRow& values,
                                     ModelTruncation truncation) {
   const size_t n = attrs.size();

@@ -22,6 +22,10 @@ struct ModelAttr {
   std::optional<std::vector<uint8_t>> missing;  // the default when has_missing
 };
 
+// An attribute as the catalog describes it (attlen, attalign, attstorage; docs/formats.md §1):
+// alignment 'c' 1, 's' 2, 'i' 4, 'd' 8; a varlena is packable unless its storage is 'p'.
+ModelAttr ModelAttrOfCatalog(int attlen, char attalign, char attstorage);
+
 using ModelValue = std::optional<std::vector<uint8_t>>;
 using ModelRow = std::vector<ModelValue>;
 
