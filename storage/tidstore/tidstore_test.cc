@@ -73,6 +73,7 @@ TEST(OffsetSetTest, EncodingsRoundTripAndChooseTheSmallest) {
 TEST(OffsetSetTest, OneOffsetAndEveryOffsetFromOneAreEmbedded) {
   const std::vector<uint16_t> one = {2048}, all = Range(1, 291), full = Range(1, 2048);
   EXPECT_EQ(EmbeddedSlot(one.data(), 1), 2048);
+  EXPECT_EQ(ChooseEncoding(one.data(), 1), OffsetEncoding::kEmbedded);
   EXPECT_EQ(ChooseEncoding(all.data(), all.size()), OffsetEncoding::kPrefixRun);
   const uint16_t slot = EmbeddedSlot(all.data(), all.size());
   EXPECT_EQ(slot, kPrefixRunSlot + 291);
