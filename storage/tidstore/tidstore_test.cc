@@ -37,27 +37,29 @@ TEST(OffsetSetTest, EncodingsRoundTripAndChooseTheSmallest) {
   struct Case {
     std::vector<uint16_t> offsets;
     OffsetEncoding expected;
+    size_t units;  // the entry's 4-byte units: the 2-byte header and the payload, padded
   };
   const std::vector<Case> cases = {
-      {{7, 2048}, OffsetEncoding::kPair},
-      {{1, 1000, 2048}, OffsetEncoding::kList},
-      {Range(2, 291), OffsetEncoding::kRuns},
-      {Range(1, 291, 2), OffsetEncoding::kBitmap},
-      {Range(10, 40, 3), OffsetEncoding::kBitmap},
-      {Range(8, 39, 3), OffsetEncoding::kBitmap},  // 4 bitmap bytes: the entry ends on a unit
-      {{1, 2, 3, 100, 101, 102, 2000, 2001, 2002}, OffsetEncoding::kRuns},
+      {{7, 2048}, OffsetEncoding::kPair, 1},
+      {{1, 1000, 2048}, OffsetEncoding::kList, 2},
+      {Range(2, 291), OffsetEncoding::kRuns, 2},
+      {Range(1, 291, 2), OffsetEncoding::kBitmap, 11},  // first byte 0, 37 bitmap bytes
+      {Range(10, 40, 3), OffsetEncoding::kBitmap, 3},   // bytes 1..5
+      {Range(8, 39, 3), OffsetEncoding::kBitmap, 2},    // bytes 1..4: the entry ends on a unit
+      {{1, 2, 3, 100, 101, 102, 2000, 2001, 2002}, OffsetEncoding::kRuns, 4},
       // Ties at their exact sizes (payload bytes): the bitmap's are 2 + its span of bytes.
-      {{8, 16, 24, 48}, OffsetEncoding::kBitmap},                 // bitmap 8 = list 8 (runs 16)
-      {{8, 16, 24, 56}, OffsetEncoding::kList},                   // bitmap 9 > list 8
-      {{8, 9, 10, 11, 12, 48, 49, 50}, OffsetEncoding::kBitmap},  // bitmap 8 = runs 8 (list 16)
-      {{8, 9, 10, 11, 12, 56, 57, 58}, OffsetEncoding::kRuns},    // bitmap 9 > runs 8
-      {{5, 6, 100, 101}, OffsetEncoding::kRuns},                  // runs 8 = list 8 (bitmap 15)
-      {{5, 100, 101}, OffsetEncoding::kList},  // runs 8 (the first two are apart) > list 6
+      {{8, 16, 24, 48}, OffsetEncoding::kBitmap, 3},                 // bitmap 8 = list 8 (runs 16)
+      {{8, 16, 24, 56}, OffsetEncoding::kList, 3},                   // bitmap 9 > list 8
+      {{8, 9, 10, 11, 12, 48, 49, 50}, OffsetEncoding::kBitmap, 3},  // bitmap 8 = runs 8 (list 16)
+      {{8, 9, 10, 11, 12, 56, 57, 58}, OffsetEncoding::kRuns, 3},    // bitmap 9 > runs 8
+      {{5, 6, 100, 101}, OffsetEncoding::kRuns, 3},                  // runs 8 = list 8 (bitmap 15)
+      {{5, 100, 101}, OffsetEncoding::kList, 2},  // runs 8 (the first two are apart) > list 6
   };
   for (const Case& c : cases) {
     ASSERT_EQ(ChooseEncoding(c.offsets.data(), c.offsets.size()), c.expected);
     const std::vector<uint32_t> e = EncodePoolEntry(c.offsets.data(), c.offsets.size());
     EXPECT_EQ(EntryEncoding(e.data()), c.expected);
+    EXPECT_EQ(e.size(), c.units);
     EXPECT_EQ(EntryUnits(e.data()), e.size());
     EXPECT_EQ(EntryCount(e.data()), c.offsets.size());
     std::vector<uint16_t> back;
