@@ -46,6 +46,7 @@ TEST(ParseValueTest, IntegersWithinTheirTypesRange) {
   EXPECT_EQ(Parse("int2", "+32767"), (std::vector<uint8_t>{0xFF, 0x7F}));
   EXPECT_EQ(Parse("int4", "-1"), (std::vector<uint8_t>{0xFF, 0xFF, 0xFF, 0xFF}));
   EXPECT_EQ(Parse("oid", "4294967295"), (std::vector<uint8_t>{0xFF, 0xFF, 0xFF, 0xFF}));
+  EXPECT_EQ(Parse("oid", "0"), (std::vector<uint8_t>{0, 0, 0, 0}));  // InvalidOid
   EXPECT_EQ(Parse("int8", "-9223372036854775808").back(), 0x80);
   EXPECT_EQ(ParseError("int2", "32768").message(), "int2 value out of range: 32768");
   EXPECT_EQ(ParseError("oid", "-1").message(), "oid value out of range: -1");
