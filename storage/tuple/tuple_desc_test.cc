@@ -94,6 +94,8 @@ TEST(ParseValueTest, DatesCountDaysFrom2000InTheGregorianCalendar) {
   EXPECT_EQ(DateValue("1970-01-01"), -10957);
   EXPECT_EQ(DateValue("0001-01-01"), -730119);
   EXPECT_EQ(DateValue("2024-02-29"), 8825);
+  EXPECT_EQ(DateValue("9999-12-31"), 2921939);  // every part may start with any digit
+  EXPECT_EQ(DateValue("2009-9-9"), 3539);
   // Century years that are not leap years, from March on (the 100-year term of the era's day
   // count; the values are Python's datetime.date differences, the same proleptic calendar).
   EXPECT_EQ(DateValue("2100-02-28"), 36583);
