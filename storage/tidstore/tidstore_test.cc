@@ -297,6 +297,23 @@ TEST(TidStoreTest, MaximallySparseStoresCostLessThanTheArray) {
   }
 }
 
+// A packed leaf's keys a constant gap apart take no key bits, up to the largest step a group
+// records (2^28 - 1, packed_leaf.h): 16 blocks that far apart cost what 16 consecutive blocks do,
+// and 16 blocks 2^28 apart cost more (each key then carries an extra).
+TEST(TidStoreTest, PackedKeysAConstantGapApartTakeNoBitsUpToTheLargestStep) {
+  const auto memory = [](uint32_t gap) {
+    std::vector<Tid> tids;
+    for (uint32_t i = 0; i < 16; ++i) tids.push_back({i * gap, 1});
+    StatusOr<TidStore> s = TidStore::BuildFromSorted(tids);
+    EXPECT_TRUE(s.ok() && s->Validate().ok());
+    return s.ok() ? s->MemoryUsage() : 0;
+  };
+  const size_t consecutive = memory(1);
+  EXPECT_EQ(memory(1000), consecutive);
+  EXPECT_EQ(memory((1u << 28) - 1), consecutive);
+  EXPECT_GT(memory(1u << 28), consecutive);
+}
+
 // Removing a block leaves the range check's bounds as they were, so a lookup between them can
 // differ from every stored block in the key bytes above the first branching node: those bytes are
 // checked (a fuzzing run found the lookup that skipped them answering yes for 0x01000005).
