@@ -314,6 +314,23 @@ TEST(TidStoreTest, PackedKeysAConstantGapApartTakeNoBitsUpToTheLargestStep) {
   EXPECT_GT(memory(1u << 28), consecutive);
 }
 
+// A packed leaf's bit offsets have 24 bits (packed_leaf.h): a leaf whose stream passes 2^23 bits
+// (300,000 blocks of about 33 bits: irregular gaps up to 2^14, offsets up to 2048) is still packed,
+// where a Leaf costs 6 bytes a block.
+TEST(TidStoreTest, ALeafOfMoreThanTwoToThe23StreamBitsIsPacked) {
+  std::vector<Tid> tids;
+  uint32_t block = 0;
+  for (uint32_t i = 0; i < 300000; ++i) {
+    block += 1 + (i * 7919u) % 16384;
+    tids.push_back({block, static_cast<uint16_t>(1 + i % 2048)});
+  }
+  StatusOr<TidStore> s = TidStore::BuildFromSorted(tids, /*burst_entries=*/1u << 20);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  ASSERT_TRUE(s->Validate().ok());
+  EXPECT_LT(s->MemoryUsage(), 5 * tids.size());
+  EXPECT_TRUE(s->IsMember(tids[123456]));
+}
+
 // Removing a block leaves the range check's bounds as they were, so a lookup between them can
 // differ from every stored block in the key bytes above the first branching node: those bytes are
 // checked (a fuzzing run found the lookup that skipped them answering yes for 0x01000005).
