@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "storage/tidstore/offset_set.h"
+#include "storage/tidstore/packed_leaf.h"
 #include "storage/tidstore/sorted_array_tid_store.h"
 #include "storage/tidstore/tid_store.h"
 
@@ -309,6 +310,9 @@ TEST(TidStoreTest, PackedKeysAConstantGapApartTakeNoBitsUpToTheLargestStep) {
     return s.ok() ? s->MemoryUsage() : 0;
   };
   const size_t consecutive = memory(1);
+  // One packed leaf: its header, one group (first key 4 bytes, layout 8), the group index's two
+  // entries, and a stream of 16 one-bit slot codes (the embedded offset 1) with 7 bytes of padding.
+  EXPECT_EQ(consecutive, sizeof(internal::PackedLeaf) + 12 + 8 + 2 + 7);
   EXPECT_EQ(memory(1000), consecutive);
   EXPECT_EQ(memory((1u << 28) - 1), consecutive);
   EXPECT_GT(memory(1u << 28), consecutive);
