@@ -302,9 +302,9 @@ TEST(TidStoreTest, MaximallySparseStoresCostLessThanTheArray) {
 // records (2^28 - 1, packed_leaf.h): 16 blocks that far apart cost what 16 consecutive blocks do,
 // and 16 blocks 2^28 apart cost more (each key then carries an extra).
 TEST(TidStoreTest, PackedKeysAConstantGapApartTakeNoBitsUpToTheLargestStep) {
-  const auto memory = [](uint32_t gap) {
+  const auto memory = [](uint32_t gap, uint32_t blocks = 16) {
     std::vector<Tid> tids;
-    for (uint32_t i = 0; i < 16; ++i) tids.push_back({i * gap, 1});
+    for (uint32_t i = 0; i < blocks; ++i) tids.push_back({i * gap, 1});
     StatusOr<TidStore> s = TidStore::BuildFromSorted(tids);
     EXPECT_TRUE(s.ok() && s->Validate().ok());
     return s.ok() ? s->MemoryUsage() : 0;
@@ -313,6 +313,8 @@ TEST(TidStoreTest, PackedKeysAConstantGapApartTakeNoBitsUpToTheLargestStep) {
   // One packed leaf: its header, one group (first key 4 bytes, layout 8), the group index's two
   // entries, and a stream of 16 one-bit slot codes (the embedded offset 1) with 7 bytes of padding.
   EXPECT_EQ(consecutive, sizeof(internal::PackedLeaf) + 12 + 8 + 2 + 7);
+  // 384 blocks: six groups of 64, a group index of 6 / 2 = 3 buckets (4 entries), 48 stream bytes.
+  EXPECT_EQ(memory(1, 384), sizeof(internal::PackedLeaf) + 6 * 12 + 4 * 4 + 48 + 7);
   EXPECT_EQ(memory(1000), consecutive);
   EXPECT_EQ(memory((1u << 28) - 1), consecutive);
   EXPECT_GT(memory(1u << 28), consecutive);
