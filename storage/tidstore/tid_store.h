@@ -96,6 +96,8 @@ class TidStore {
   struct Node;  // implementation types, in tid_store.cc
 
  private:
+  friend struct TidStoreTestPeer;  // tests break the counts to see Validate report them
+
   // Recomputes shortcut_ (after every change to the tree).
   void UpdateShortcut();
 

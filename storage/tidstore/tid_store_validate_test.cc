@@ -394,3 +394,32 @@ TEST(ValidateInnerNodeTest, Node256) {
 
 }  // namespace
 }  // namespace pgstore::tidstore::internal
+
+namespace pgstore::tidstore {
+
+// The store's own counts, which no API call can make wrong: the test breaks them directly.
+struct TidStoreTestPeer {
+  static size_t& Blocks(TidStore& s) { return s.num_blocks_; }
+  static size_t& Tids(TidStore& s) { return s.num_tids_; }
+};
+
+namespace {
+
+TEST(ValidateStoreTest, TheStoresBlockAndTidCountsMustMatchItsTree) {
+  StatusOr<TidStore> built = TidStore::BuildFromSorted({{1, 1}, {1, 2}, {7, 3}});
+  ASSERT_TRUE(built.ok());
+  TidStore& s = *built;
+  ASSERT_TRUE(s.Validate().ok());
+  for (const int delta : {1, -1}) {
+    TidStoreTestPeer::Blocks(s) += delta;
+    EXPECT_EQ(s.Validate().message(), "block count") << delta;
+    TidStoreTestPeer::Blocks(s) -= delta;
+    TidStoreTestPeer::Tids(s) += delta;
+    EXPECT_EQ(s.Validate().message(), "TID count") << delta;
+    TidStoreTestPeer::Tids(s) -= delta;
+  }
+  EXPECT_TRUE(s.Validate().ok());
+}
+
+}  // namespace
+}  // namespace pgstore::tidstore
