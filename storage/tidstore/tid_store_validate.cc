@@ -62,6 +62,12 @@ Status ValidateSubtree(const Node* n, uint8_t depth, size_t* blocks, size_t* tid
     return Status::Ok();
   }
   if (depth > 2) return Status::Corruption("inner node below depth 2");
+  const int capacity = n->kind == kNode4    ? 4
+                       : n->kind == kNode16 ? 16
+                       : n->kind == kNode48 ? 48
+                                            : 256;
+  // Before the children are visited: a Node4's or Node16's count bounds the arrays read.
+  if (n->count > capacity) return Status::Corruption("node over capacity");
   int children = 0, previous = -1;
   Status s;
   ForEachChild(n, [&](uint8_t chunk, const Node* child) {
@@ -78,11 +84,6 @@ Status ValidateSubtree(const Node* n, uint8_t depth, size_t* blocks, size_t* tid
   });
   PGSTORE_RETURN_IF_ERROR(s);
   if (children != n->count || children == 0) return Status::Corruption("child count");
-  const int capacity = n->kind == kNode4    ? 4
-                       : n->kind == kNode16 ? 16
-                       : n->kind == kNode48 ? 48
-                                            : 256;
-  if (children > capacity) return Status::Corruption("node over capacity");
   if (n->kind == kNode48) {
     const Node48* s48 = static_cast<const Node48*>(n);
     std::vector<bool> used(48, false);

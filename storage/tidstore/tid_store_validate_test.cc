@@ -313,6 +313,9 @@ TEST(ValidateInnerNodeTest, SortedNodes) {
   EXPECT_EQ(Check(node4.get(), 2), "null child");
   node4->count = 0;
   EXPECT_EQ(Check(node4.get(), 2), "child count");
+  // A count past the arrays is reported before they are read.
+  node4->count = 5;
+  EXPECT_EQ(Check(node4.get(), 2), "node over capacity");
   // A child at the wrong depth below it.
   node4->count = 1;
   node4->children[0] = leaves[0].get();
@@ -329,6 +332,8 @@ TEST(ValidateInnerNodeTest, SortedNodes) {
   }
   node16->count = 16;
   EXPECT_EQ(Check(node16.get(), 0), "ok");
+  node16->count = 17;
+  EXPECT_EQ(Check(node16.get(), 0), "node over capacity");
 }
 
 TEST(ValidateInnerNodeTest, Node48IndexAndCapacity) {
@@ -387,6 +392,8 @@ TEST(ValidateInnerNodeTest, Node256) {
   EXPECT_EQ(Check(n.get(), 0), "child count");
   n->count = 255;
   EXPECT_EQ(Check(n.get(), 0), "ok");
+  n->count = 257;
+  EXPECT_EQ(Check(n.get(), 0), "node over capacity");
   for (auto& c : n->children) c = nullptr;
   n->count = 0;
   EXPECT_EQ(Check(n.get(), 0), "child count");
