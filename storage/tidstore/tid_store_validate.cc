@@ -66,8 +66,19 @@ Status ValidateSubtree(const Node* n, uint8_t depth, size_t* blocks, size_t* tid
                        : n->kind == kNode16 ? 16
                        : n->kind == kNode48 ? 48
                                             : 256;
-  // Before the children are visited: a Node4's or Node16's count bounds the arrays read.
+  // Before the children are visited: a Node4's or Node16's count bounds the arrays read, and a
+  // Node48's index entries name its children.
   if (n->count > capacity) return Status::Corruption("node over capacity");
+  if (n->kind == kNode48) {
+    const Node48* s48 = static_cast<const Node48*>(n);
+    std::vector<bool> used(48, false);
+    for (int c = 0; c < 256; ++c) {
+      const uint8_t i = s48->index[c];
+      if (i == kEmpty48) continue;
+      if (i >= n->count || used[i]) return Status::Corruption("node48 index");
+      used[i] = true;
+    }
+  }
   int children = 0, previous = -1;
   Status s;
   ForEachChild(n, [&](uint8_t chunk, const Node* child) {
@@ -84,16 +95,6 @@ Status ValidateSubtree(const Node* n, uint8_t depth, size_t* blocks, size_t* tid
   });
   PGSTORE_RETURN_IF_ERROR(s);
   if (children != n->count || children == 0) return Status::Corruption("child count");
-  if (n->kind == kNode48) {
-    const Node48* s48 = static_cast<const Node48*>(n);
-    std::vector<bool> used(48, false);
-    for (int c = 0; c < 256; ++c) {
-      const uint8_t i = s48->index[c];
-      if (i == kEmpty48) continue;
-      if (i >= n->count || used[i]) return Status::Corruption("node48 index");
-      used[i] = true;
-    }
-  }
   return Status::Ok();
 }
 

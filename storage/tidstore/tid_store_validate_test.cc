@@ -356,8 +356,8 @@ TEST(ValidateInnerNodeTest, Node48IndexAndCapacity) {
   EXPECT_EQ(blocks, 48u);
 
   auto fewer = full();
-  fewer->count = 47;  // 48 index entries
-  EXPECT_EQ(Check(fewer.get(), 1), "child count");
+  fewer->count = 47;  // 48 index entries, one of them naming child 47
+  EXPECT_EQ(Check(fewer.get(), 1), "node48 index");
   auto unnamed = full();
   unnamed->index[0] = kEmpty48;  // child 47 named by no entry: 47 children counted
   EXPECT_EQ(Check(unnamed.get(), 1), "child count");
@@ -372,6 +372,14 @@ TEST(ValidateInnerNodeTest, Node48IndexAndCapacity) {
   past_count->index[7] = 47;        // child 47 named again, and counted: 47 children
   past_count->count = 47;
   EXPECT_EQ(Check(past_count.get(), 1), "node48 index");
+  // The index is checked at both ends, and before any child is read: an entry naming no child
+  // (past the children array) at chunk 3, a child named again at chunk 255.
+  auto beyond = full();
+  beyond->index[3] = 200;
+  EXPECT_EQ(Check(beyond.get(), 1), "node48 index");
+  auto last_chunk = full();
+  last_chunk->index[255] = 47;  // chunk 0 names it too
+  EXPECT_EQ(Check(last_chunk.get(), 1), "node48 index");
   // 49 entries (one child named twice) in a node counting 49: over capacity.
   auto over = full();
   over->index[1] = 0;
