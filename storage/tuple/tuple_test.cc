@@ -174,6 +174,20 @@ TEST(FormTest, WritesEveryHeaderField) {
   EXPECT_EQ(h->infomask & kXmaxInvalid, kXmaxInvalid);
 }
 
+// t_ctid's block is a BlockIdData: bi_hi, then bi_lo, each a little-endian uint16.
+TEST(TupleHeaderTest, CtidBlockIsItsHighHalfThenItsLowHalf) {
+  TupleHeader h;
+  h.ctid_block = 0x12345678;
+  h.ctid_offset = 0x9ABC;
+  std::vector<uint8_t> bytes(kHeaderSize);
+  EncodeTupleHeader(h, bytes.data());
+  EXPECT_EQ(std::vector<uint8_t>(bytes.begin() + kOffCtid, bytes.begin() + kOffCtid + 6),
+            (std::vector<uint8_t>{0x34, 0x12, 0x78, 0x56, 0xBC, 0x9A}));
+  const TupleHeader back = ReadRawTupleHeader(ByteView(bytes));
+  EXPECT_EQ(back.ctid_block, 0x12345678u);
+  EXPECT_EQ(back.ctid_offset, 0x9ABCu);
+}
+
 // FormHeapTupleInto reuses the caller's buffer: what it held before must not leak into the tuple.
 TEST(FormTest, ReusedBufferGivesTheSameBytes) {
   TupleDesc d = Desc("int4,int4,text");
