@@ -301,6 +301,10 @@ TEST(DeformTest, RejectsAttlenZero) {
 TEST(DeformTest, TooShortIsCorruption) {
   std::vector<uint8_t> t(22, 0);
   EXPECT_EQ(DeformStatus(t, Desc("int4")).message(), "tuple shorter than header");
+  // 23 bytes hold the whole fixed header; what is missing is the rest of t_hoff's 24.
+  std::vector<uint8_t> header_only = Form(Desc("int4"), {Int4(1)});
+  header_only.resize(kHeaderSize);
+  EXPECT_EQ(DeformStatus(header_only, Desc("int4")).message(), "t_hoff beyond end of tuple");
 }
 
 TEST(DeformTest, HoffMismatchIsCorruption) {
