@@ -374,6 +374,27 @@ TEST(DeformTest, VarlenaChecks) {
                   .IsInvalidArgument());
 }
 
+// Each header form's length checks at their exact boundaries, on bytes that end where the value
+// does.
+TEST(DeformTest, VarlenaHeadersAtTheirExactLengths) {
+  const auto message = [](std::vector<uint8_t> bytes) {
+    const StatusOr<size_t> size = CheckedVarlenaSize(ByteView(bytes));
+    return size.ok() ? "size " + std::to_string(*size) : size.status().message();
+  };
+  EXPECT_EQ(message({}), "truncated varlena header");
+  // External: the 2-byte header, then the 18-byte pointer.
+  EXPECT_EQ(message({0x01}), "truncated varlena header");
+  EXPECT_EQ(message({0x01, kVarTagOnDisk}), "varlena extends past end of tuple");
+  std::vector<uint8_t> pointer = MakeToastPointer(5000, 1200, 0, 16400, 16385);
+  ASSERT_EQ(pointer.size(), kToastPointerSize);
+  EXPECT_EQ(message(pointer), "size 18");
+  pointer.pop_back();
+  EXPECT_EQ(message(pointer), "varlena extends past end of tuple");
+  // 4-byte header: an empty value is the header alone.
+  EXPECT_EQ(message({4 << 2, 0, 0}), "truncated varlena header");
+  EXPECT_EQ(message({4 << 2, 0, 0, 0}), "size 4");
+}
+
 // A 1-byte header claiming more bytes than are left: the whole deform also fails on the trailing
 // bytes, but single-attribute access of an earlier attribute has only the varlena check.
 TEST(DeformTest, ShortVarlenaPastTheTupleIsCorruption) {
