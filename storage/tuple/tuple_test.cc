@@ -393,6 +393,15 @@ TEST(DeformTest, VarlenaHeadersAtTheirExactLengths) {
   // 4-byte header: an empty value is the header alone.
   EXPECT_EQ(message({4 << 2, 0, 0}), "truncated varlena header");
   EXPECT_EQ(message({4 << 2, 0, 0, 0}), "size 4");
+  // Compressed inline: va_tcinfo's top two bits are the method, pglz (0) or lz4 (1).
+  for (const uint32_t method : {0u, 1u, 2u, 3u}) {
+    std::vector<uint8_t> compressed;
+    PutLE32(&compressed, 12 << 2 | 2);
+    PutLE32(&compressed, 100 | method << 30);
+    PutLE32(&compressed, 0);
+    EXPECT_EQ(message(compressed), method <= 1 ? "size 12" : "invalid compression method")
+        << method;
+  }
 }
 
 // A 1-byte header claiming more bytes than are left: the whole deform also fails on the trailing
