@@ -374,6 +374,21 @@ TEST(DeformTest, VarlenaChecks) {
                   .IsInvalidArgument());
 }
 
+// varattrib_1b_e + varatt_external, every field at its place: distinct bytes everywhere, so that a
+// field read one byte off reads a different value.
+TEST(DeformTest, ToastPointerFieldsAtTheirOffsets) {
+  const std::vector<uint8_t> p =
+      MakeToastPointer(0x01020304, 0x00050607, 1, 0x0A0B0C0D, 0x11121314);
+  EXPECT_EQ(p, (std::vector<uint8_t>{0x01, kVarTagOnDisk, 0x04, 0x03, 0x02, 0x01, 0x07, 0x06, 0x05,
+                                     0x40, 0x0D, 0x0C, 0x0B, 0x0A, 0x14, 0x13, 0x12, 0x11}));
+  const ToastPointer t = ReadToastPointer(ByteView(p));
+  EXPECT_EQ(t.rawsize, 0x01020304u);
+  EXPECT_EQ(t.extsize, 0x00050607u);
+  EXPECT_EQ(t.method, 1u);
+  EXPECT_EQ(t.valueid, 0x0A0B0C0Du);
+  EXPECT_EQ(t.toastrelid, 0x11121314u);
+}
+
 // Each header form's length checks at their exact boundaries, on bytes that end where the value
 // does.
 TEST(DeformTest, VarlenaHeadersAtTheirExactLengths) {
