@@ -3,6 +3,7 @@
 #include "storage/tidstore/tid_store_validate.h"
 
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "storage/tidstore/bitmap_leaf.h"
@@ -13,6 +14,15 @@
 
 namespace pgstore::tidstore {
 namespace internal {
+namespace {
+
+// The most children a node of kind N holds: the length of its children array (inner_node.h).
+template <typename N>
+constexpr int CapacityOf() {
+  return static_cast<int>(std::extent_v<decltype(N::children)>);
+}
+
+}  // namespace
 
 Status ValidateSubtree(const Node* n, uint8_t depth, size_t* blocks, size_t* tids) {
   if (n->depth != depth) return Status::Corruption("node at the wrong depth");
@@ -62,16 +72,16 @@ Status ValidateSubtree(const Node* n, uint8_t depth, size_t* blocks, size_t* tid
     return Status::Ok();
   }
   if (depth > 2) return Status::Corruption("inner node below depth 2");
-  const int capacity = n->kind == kNode4    ? 4
-                       : n->kind == kNode16 ? 16
-                       : n->kind == kNode48 ? 48
-                                            : 256;
+  const int capacity = n->kind == kNode4    ? CapacityOf<Node4>()
+                       : n->kind == kNode16 ? CapacityOf<Node16>()
+                       : n->kind == kNode48 ? CapacityOf<Node48>()
+                                            : CapacityOf<Node256>();
   // Before the children are visited: a Node4's or Node16's count bounds the arrays read, and a
   // Node48's index entries name its children.
   if (n->count > capacity) return Status::Corruption("node over capacity");
   if (n->kind == kNode48) {
     const Node48* s48 = static_cast<const Node48*>(n);
-    std::vector<bool> used(48, false);
+    std::vector<bool> used(CapacityOf<Node48>(), false);
     for (int c = 0; c < 256; ++c) {
       const uint8_t i = s48->index[c];
       if (i == kEmpty48) continue;
