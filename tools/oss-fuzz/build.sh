@@ -32,7 +32,7 @@ PY
 
 # Library code the targets use: storage/, the models, the PostgreSQL oracles, pageinspect.
 lib_sources=$(ls storage/*/*.cc properties/models/*.cc tools/pageinspect/pageinspect.cc \
-                properties/oracles/*.c | grep -v '_test\.cc$')
+                properties/oracles/*.c)
 objects=()
 for f in $lib_sources; do
   o="$work/obj/$(echo "$f" | tr / _).o"

@@ -7,11 +7,11 @@
 
 #include "gtest/gtest.h"
 #include "storage/page/page_format.h"
-#include "storage/undo/test_tuples.h"
 #include "storage/undo/undo_log.h"
 #include "storage/undo/undo_record.h"
 #include "storage/undo/zheap_page.h"
 #include "storage/undo/zheap_table.h"
+#include "tests/undo/test_tuples.h"
 
 namespace pgstore::undo {
 namespace {

@@ -17,7 +17,7 @@
 #include "storage/tidstore/leaf.h"
 #include "storage/tidstore/offset_set.h"
 #include "storage/tidstore/packed_leaf.h"
-#include "storage/tidstore/test_leaves.h"
+#include "tests/tidstore/test_leaves.h"
 
 namespace pgstore::tidstore::internal {
 namespace {

@@ -1,7 +1,7 @@
 // Test helper: the smallest zheap tuples the undo tests store (natts 1, HEAP_HASVARWIDTH,
 // t_hoff 5, then the data), and their data back.
-#ifndef PGSTORE_STORAGE_UNDO_TEST_TUPLES_H_
-#define PGSTORE_STORAGE_UNDO_TEST_TUPLES_H_
+#ifndef PGSTORE_TESTS_UNDO_TEST_TUPLES_H_
+#define PGSTORE_TESTS_UNDO_TEST_TUPLES_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -29,4 +29,4 @@ inline std::string DataOf(const std::vector<uint8_t>& t) {
 
 }  // namespace pgstore::undo::fixtures
 
-#endif  // PGSTORE_STORAGE_UNDO_TEST_TUPLES_H_
+#endif  // PGSTORE_TESTS_UNDO_TEST_TUPLES_H_

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "storage/tidstore/leaf.h"
-#include "storage/tidstore/test_leaves.h"
 #include "storage/tidstore/tid_store_validate.h"
+#include "tests/tidstore/test_leaves.h"
 
 namespace pgstore::tidstore::internal {
 namespace {

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "storage/undo/test_tuples.h"
 #include "storage/undo/undo_log.h"
 #include "storage/undo/undo_record.h"
 #include "storage/undo/xact_table.h"
 #include "storage/undo/zheap_page.h"
 #include "storage/undo/zheap_table.h"
+#include "tests/undo/test_tuples.h"
 
 namespace pgstore::undo {
 namespace {

@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "storage/waldelta/test_pairs.h"
+#include "tests/waldelta/test_pairs.h"
 
 namespace pgstore::waldelta {
 namespace {

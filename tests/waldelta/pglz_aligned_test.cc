@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "storage/waldelta/pglz_history.h"
-#include "storage/waldelta/test_pairs.h"
+#include "tests/waldelta/test_pairs.h"
 
 namespace pgstore::waldelta {
 namespace {

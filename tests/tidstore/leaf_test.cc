@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "storage/tidstore/offset_set.h"
-#include "storage/tidstore/test_leaves.h"
+#include "tests/tidstore/test_leaves.h"
 
 namespace pgstore::tidstore::internal {
 namespace {

@@ -1,8 +1,7 @@
 // Leaves built by hand for the package's tests (tid_store_validate_test, inner_node_test,
-// leaf_test), valid or not: keys are written as leaf.h lays them out, with no check. A test helper
-// (test_*.h): tools/mutants does not mutate it.
-#ifndef PGSTORE_STORAGE_TIDSTORE_TEST_LEAVES_H_
-#define PGSTORE_STORAGE_TIDSTORE_TEST_LEAVES_H_
+// leaf_test), valid or not: keys are written as leaf.h lays them out, with no check.
+#ifndef PGSTORE_TESTS_TIDSTORE_TEST_LEAVES_H_
+#define PGSTORE_TESTS_TIDSTORE_TEST_LEAVES_H_
 
 #include <cstdint>
 #include <memory>
@@ -36,4 +35,4 @@ inline uint16_t AddEntry(Leaf* l, const std::vector<uint16_t>& offsets) {
 
 }  // namespace pgstore::tidstore::internal
 
-#endif  // PGSTORE_STORAGE_TIDSTORE_TEST_LEAVES_H_
+#endif  // PGSTORE_TESTS_TIDSTORE_TEST_LEAVES_H_

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/waldelta/test_pairs.h"
+#include "tests/waldelta/test_pairs.h"
 
 namespace pgstore::waldelta {
 namespace {

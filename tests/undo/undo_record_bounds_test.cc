@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "storage/undo/test_tuples.h"
 #include "storage/undo/undo_record.h"
 #include "storage/undo/zheap_table.h"
+#include "tests/undo/test_tuples.h"
 
 namespace pgstore::undo {
 namespace {

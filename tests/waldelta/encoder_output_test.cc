@@ -20,8 +20,8 @@
 #include "storage/waldelta/chunk_delta.h"
 #include "storage/waldelta/pglz_aligned.h"
 #include "storage/waldelta/pglz_history.h"
-#include "storage/waldelta/test_pairs.h"
 #include "storage/waldelta/update_delta.h"
+#include "tests/waldelta/test_pairs.h"
 
 namespace pgstore::waldelta {
 namespace {

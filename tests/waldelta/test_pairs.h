@@ -1,8 +1,8 @@
 // Pairs of byte strings for the delta encoders' tests: random strings over a small alphabet (long
 // hash chains, repeated chunks) and edits of them (bytes inserted, dropped or changed, blocks of
 // the old string repeated elsewhere). mt19937 streams, so the same pairs on every platform.
-#ifndef PGSTORE_STORAGE_WALDELTA_TEST_PAIRS_H_
-#define PGSTORE_STORAGE_WALDELTA_TEST_PAIRS_H_
+#ifndef PGSTORE_TESTS_WALDELTA_TEST_PAIRS_H_
+#define PGSTORE_TESTS_WALDELTA_TEST_PAIRS_H_
 
 #include <algorithm>
 #include <cstddef>
@@ -58,4 +58,4 @@ inline std::vector<uint8_t> Edited(std::mt19937* rng, const std::vector<uint8_t>
 
 }  // namespace pgstore::waldelta::test_pairs
 
-#endif  // PGSTORE_STORAGE_WALDELTA_TEST_PAIRS_H_
+#endif  // PGSTORE_TESTS_WALDELTA_TEST_PAIRS_H_
