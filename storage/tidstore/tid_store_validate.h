@@ -1,5 +1,6 @@
-// TidStore::Validate's walk over one subtree, for the store and for the package's tests (which
-// build broken nodes by hand to show that each invariant is checked). Internal to storage/tidstore.
+// TidStore::Validate's walk over one subtree, for the store and for its unit tests in
+// tests/tidstore/ (which build broken nodes by hand to show that each invariant is checked).
+// Internal to storage/tidstore (its `internals` target).
 #ifndef PGSTORE_STORAGE_TIDSTORE_TID_STORE_VALIDATE_H_
 #define PGSTORE_STORAGE_TIDSTORE_TID_STORE_VALIDATE_H_
 

@@ -1,8 +1,9 @@
 // Word-at-a-time byte scans of pglz-aligned (pglz_aligned.h), eight bytes per step: the length
 // of a common run, the next 3-byte agreement of two strings, and the next occurrence of a 4-byte
-// key. Each answers exactly what a byte-by-byte loop would (word_scan_test.cc compares them with
-// one); the word loops only skip the bytes that cannot be the answer. Loads are unaligned
-// little-endian (storage/common/bytes.h) and never reach past the readable lengths given.
+// key. Each answers exactly what a byte-by-byte loop would (tests/waldelta/word_scan_test.cc
+// compares them with one); the word loops only skip the bytes that cannot be the answer. Loads
+// are unaligned little-endian (storage/common/bytes.h) and never reach past the readable lengths
+// given.
 #ifndef PGSTORE_STORAGE_WALDELTA_WORD_SCAN_H_
 #define PGSTORE_STORAGE_WALDELTA_WORD_SCAN_H_
 
