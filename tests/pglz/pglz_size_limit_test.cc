@@ -1,15 +1,20 @@
-// pglz's input size limit at its edge: PostgreSQL's pglz_compress takes an int32 length, so an
-// input of INT32_MAX bytes is compressed and one of INT32_MAX + 1 is refused. A test of its own
-// because it reads 2 GiB: the input is an anonymous read-only mapping (every page the kernel's
-// zero page, so reading it allocates nothing) and the output a mapping of which only the few
-// megabytes written are ever touched.
+// pglz's size limits at their edges: PostgreSQL's pglz_compress takes an int32 length, so an
+// input of INT32_MAX bytes is compressed and one of INT32_MAX + 1 is refused; a compressed datum's
+// raw size is a 30-bit field, so a value of 2^30 - 1 bytes is compressed and one of 2^30 is not.
+// A test of its own because it reads 3 GiB: the inputs are an anonymous read-only mapping (every
+// page the kernel's zero page, so reading it allocates nothing) and the compressor's output a
+// mapping of which only the few megabytes written are ever touched (CompressDatum's own buffer
+// is 1 GiB, zero-filled).
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "storage/pglz/compress.h"
 #include "storage/pglz/pglz_format.h"
+#include "storage/pglz/toast_datum.h"
 
 namespace pgstore::pglz {
 namespace {
@@ -46,6 +51,20 @@ TEST(CompressSizeLimitTest, Int32MaxBytesAreCompressedOneMoreAreNot) {
   // Zeros compress to 3-byte tags of 273 bytes each, a control byte per 8 tags: about 24 MB.
   EXPECT_GT(*size, 0);
   EXPECT_LT(*size, static_cast<int32_t>(kLimit / 64));
+}
+
+TEST(CompressDatumSizeLimitTest, RawSizeOf2To30Minus1IsCompressedOneMoreIsNot) {
+  constexpr size_t kLimit = kExtSizeMask;
+  const Mapping src(kLimit + 1, PROT_READ);
+  ASSERT_NE(src.data(), nullptr);
+
+  EXPECT_EQ(CompressDatum(ByteView(src.data(), kLimit + 1)), std::nullopt);
+  const std::optional<std::vector<uint8_t>> datum = CompressDatum(ByteView(src.data(), kLimit));
+  ASSERT_TRUE(datum.has_value());
+  const StatusOr<CompressedDatumHeader> header = GetCompressedDatumHeader(ByteView(*datum));
+  ASSERT_TRUE(header.ok()) << header.status().ToString();
+  EXPECT_EQ(header->raw_size, kLimit);
+  EXPECT_EQ(header->total_size, datum->size());
 }
 
 }  // namespace
