@@ -254,6 +254,27 @@ TEST(ValidatePackedLeafTest, TheLayoutAsPackMakesIt) {
   EXPECT_EQ(broken([](PackedLeaf* p) { --p->stream_bytes; }), "packed stream size");
 }
 
+// The group index's shift is the least that puts the last group's first key in a bucket
+// (packed_leaf.h). Four groups make two buckets; first keys 0, 64, 128 and `last`: a span of 256 is
+// 2 << 7, the first span that needs a shift of 8 (256 >> 7 is bucket 2, past the last).
+TEST(ValidatePackedLeafTest, BucketShiftIsTheLeastThatPutsTheLastGroupInABucket) {
+  auto shift_for = [](uint32_t last) {
+    std::vector<uint32_t> keys;
+    for (uint32_t k = 0; k < 192; ++k) keys.push_back(k);
+    for (uint32_t k = last; k < last + 64; ++k) keys.push_back(k);
+    const PackedPtr p(PackedLeaf::Pack(*LeafOf(2, keys)));
+    EXPECT_NE(p, nullptr);
+    EXPECT_EQ(p->num_groups, 4u);
+    EXPECT_EQ(p->num_buckets, 2u);
+    EXPECT_EQ(Check(p.get(), 2), "ok");
+    return p->bucket_shift;
+  };
+  EXPECT_EQ(shift_for(255), 7u);
+  EXPECT_EQ(shift_for(256), 8u);
+  EXPECT_EQ(shift_for(511), 8u);
+  EXPECT_EQ(shift_for(512), 9u);
+}
+
 TEST(ValidatePackedLeafTest, DecodedKeysAscendAndFitTheWidth) {
   const PackedPtr valid = Packed(2);
   auto with_step = [&](size_t group, uint64_t step) {
