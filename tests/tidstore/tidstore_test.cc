@@ -313,6 +313,8 @@ TEST(TidStoreTest, PackedKeysAConstantGapApartTakeNoBitsUpToTheLargestStep) {
   // One packed leaf: its header, one group (first key 4 bytes, layout 8), the group index's two
   // entries, and a stream of 16 one-bit slot codes (the embedded offset 1) with 7 bytes of padding.
   EXPECT_EQ(consecutive, sizeof(internal::PackedLeaf) + 12 + 8 + 2 + 7);
+  // A leaf of one block is packed too: a stream of one byte.
+  EXPECT_EQ(memory(1, 1), sizeof(internal::PackedLeaf) + 12 + 8 + 1 + 7);
   // 384 blocks: six groups of 64, a group index of 6 / 2 = 3 buckets (4 entries), 48 stream bytes.
   EXPECT_EQ(memory(1, 384), sizeof(internal::PackedLeaf) + 6 * 12 + 4 * 4 + 48 + 7);
   EXPECT_EQ(memory(1000), consecutive);
