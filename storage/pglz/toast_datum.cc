@@ -38,7 +38,7 @@ StatusOr<CompressedDatumHeader> GetCompressedDatumHeader(ByteView datum) {
 
 std::optional<std::vector<uint8_t>> CompressDatum(ByteView raw) {
   if (raw.size < static_cast<size_t>(kDefaultStrategy.min_input_size) ||
-      raw.size > static_cast<size_t>(kDefaultStrategy.max_input_size) || raw.size > kExtSizeMask) {
+      raw.size > static_cast<size_t>(kDefaultStrategy.max_input_size) || !RawSizeFits(raw.size)) {
     return std::nullopt;
   }
   std::vector<uint8_t> out;

@@ -36,6 +36,10 @@ inline constexpr int kExtSizeBits = 30;                  // VARLENA_EXTSIZE_BITS
 inline constexpr uint8_t kPglzMethodId = 0;              // TOAST_PGLZ_COMPRESSION_ID
 inline constexpr uint8_t kLz4MethodId = 1;               // TOAST_LZ4_COMPRESSION_ID
 
+// Whether a value of `raw_size` bytes fits va_tcinfo's 30-bit raw-size field (at most 2^30 - 1):
+// the largest value CompressDatum compresses.
+inline constexpr bool RawSizeFits(uint64_t raw_size) { return raw_size <= kExtSizeMask; }
+
 struct CompressedDatumHeader {
   uint32_t total_size;  // VARSIZE: the whole datum, header included
   uint32_t raw_size;    // VARDATA_COMPRESSED_GET_EXTSIZE

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,35 @@ std::vector<uint8_t> Repeat(const std::string& s, int n) {
   std::vector<uint8_t> out;
   for (int i = 0; i < n; ++i) out.insert(out.end(), s.begin(), s.end());
   return out;
+}
+
+// `n` bytes of address space that read as zeros until written; only the pages touched take memory.
+class Mapping {
+ public:
+  explicit Mapping(size_t n) : size_(n) {
+    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    data_ = p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
+  }
+  ~Mapping() {
+    if (data_ != nullptr) munmap(data_, size_);
+  }
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  uint8_t* data() const { return data_; }
+
+ private:
+  size_t size_;
+  uint8_t* data_;
+};
+
+// Bytes in which no 3 bytes repeat (n up to 4096, checked): nothing for pglz to match.
+void FillIncompressible(uint8_t* out, size_t n) {
+  uint32_t x = 12345;
+  for (size_t i = 0; i < n; ++i) {
+    x = x * 1103515245 + 12345;
+    out[i] = static_cast<uint8_t>(x >> 24);
+  }
 }
 
 StatusOr<std::vector<uint8_t>> Decode(const std::vector<uint8_t>& in, size_t rawsize,
@@ -267,12 +299,31 @@ TEST(PglzCompressTest, NonPositiveGoodMatchGivesUp) {
 
 TEST(PglzCompressTest, IncompressibleInputGivesUp) {
   std::vector<uint8_t> raw(2000);
-  uint32_t x = 12345;
-  for (auto& b : raw) {
-    x = x * 1103515245 + 12345;
-    b = static_cast<uint8_t>(x >> 24);
-  }
+  FillIncompressible(raw.data(), raw.size());
   EXPECT_FALSE(Compress(ByteView(raw)).has_value());
+}
+
+// pglz_compress takes an int32 length: an input of INT32_MAX bytes is compressed and one byte more
+// is refused before anything is written. The input starts with bytes that have no match, so the
+// compressor gives up at first_success_by after writing its first control byte and literals: that
+// output, where the refused input left the sentinel, shows it was accepted. The input is a
+// mapping of which only the first page is written (the rest reads as zeros and is never reached).
+TEST(PglzCompressTest, InputOfInt32MaxBytesIsCompressedOneMoreIsRefused) {
+  constexpr size_t kLimit = INT32_MAX;
+  const Mapping src(kLimit + 1);
+  const Mapping dest(static_cast<size_t>(MaxOutput(kLimit + 1)));
+  ASSERT_NE(src.data(), nullptr);
+  ASSERT_NE(dest.data(), nullptr);
+  FillIncompressible(src.data(), 4096);
+  constexpr uint8_t kSentinel = 0xFF;
+  std::fill_n(dest.data(), 16, kSentinel);
+
+  EXPECT_EQ(Compress(ByteView(src.data(), kLimit + 1), dest.data()), std::nullopt);
+  EXPECT_EQ(std::count(dest.data(), dest.data() + 16, kSentinel), 16) << "refused input was read";
+
+  EXPECT_EQ(Compress(ByteView(src.data(), kLimit), dest.data()), std::nullopt);  // no match
+  EXPECT_EQ(dest.data()[0], 0x00) << "a control byte of eight literals";
+  EXPECT_TRUE(std::equal(src.data(), src.data() + 8, dest.data() + 1));
 }
 
 TEST(PglzCompressTest, KnownOutputForRun) {
@@ -490,14 +541,20 @@ TEST(ToastDatumTest, CompressedDatumMustSaveMoreThanTwoBytes) {
   }
 }
 
+TEST(ToastDatumTest, RawSizeFitsThirtyBits) {
+  EXPECT_TRUE(RawSizeFits(0));
+  EXPECT_TRUE(RawSizeFits(kExtSizeMask));
+  EXPECT_FALSE(RawSizeFits(uint64_t{kExtSizeMask} + 1));
+  EXPECT_FALSE(RawSizeFits(uint64_t{1} << 32));
+}
+
 // A value past the 30-bit raw-size field (1 GiB - 1) is not compressed. The 1 GiB value is
 // reserved address space that reads as zeros, so the test costs no memory.
 TEST(ToastDatumTest, ValueBeyondRawSizeFieldIsNotCompressed) {
   const size_t size = size_t{kExtSizeMask} + 1;
-  void* p = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  ASSERT_NE(p, MAP_FAILED);
-  EXPECT_FALSE(CompressDatum(ByteView(static_cast<const uint8_t*>(p), size)).has_value());
-  munmap(p, size);
+  const Mapping value(size);
+  ASSERT_NE(value.data(), nullptr);
+  EXPECT_FALSE(CompressDatum(ByteView(value.data(), size)).has_value());
 }
 
 TEST(ToastDatumTest, IncompressibleValueStaysUncompressed) {
