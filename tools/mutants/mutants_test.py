@@ -2,7 +2,8 @@
 """tools/mutants finds mutants only in code (not in comments, strings, template brackets,
 #include lines or static_assert), applying then reverting one leaves the file as it was, and
 the list of equivalent mutants is read one reason per line, for one id or several, a
-mutant's id survives edits to other lines, and the test run first is the file's best killer."""
+mutant's id survives edits to other lines, the test run first is the file's best killer, and
+--file keeps one file's mutants."""
 import importlib.machinery
 import importlib.util
 import os
@@ -102,6 +103,13 @@ class MutantsTest(unittest.TestCase):
         self.assertEqual(mutants.likely_killer(results, {"file": "a.cc"}, tests), ["//t:two"])
         self.assertEqual(mutants.likely_killer(results, {"file": "b.cc"}, tests), ["//t:one"])
         self.assertEqual(mutants.likely_killer(results, {"file": "c.cc"}, tests), [])
+
+    def test_file_option_keeps_that_files_mutants_and_names_a_file_without_any(self):
+        found = [{"file": "storage/a/x.cc"}, {"file": "storage/a/y.h"}, {"file": "storage/a/x.cc"}]
+        self.assertEqual(mutants.only_files(found, None), found)
+        self.assertEqual(mutants.only_files(found, ["storage/a/./x.cc"]), [found[0], found[2]])
+        with self.assertRaisesRegex(mutants.ToolError, "storage/a/z.cc"):
+            mutants.only_files(found, ["storage/a/x.cc", "storage/a/z.cc"])
 
 
 if __name__ == "__main__":
