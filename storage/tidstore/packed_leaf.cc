@@ -169,7 +169,6 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
     layout.step = kMaxStep;
     for (size_t i = first + 1; i < end; ++i)
       layout.step = std::min(layout.step, keys[i] - keys[i - 1]);
-    if (end - first == 1) layout.step = 1;
     for (size_t i = first; i < end; ++i) layout.tagged |= (slots[i] & kPoolSlotBit) != 0;
     // Extras never decrease (each gap is at least the step): the last is the widest.
     const auto extra = [&](size_t i) {

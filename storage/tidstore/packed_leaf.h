@@ -21,8 +21,9 @@
 // key in a bucket). Entries come in groups of kPackedGroupSize (the last may be shorter). Entry i
 // of a group (from 0) is at bit_offset + i * (extra_bits + slot_bits): its extra (extra_bits), then
 // its slot code (slot_bits). Its key is first + i * step + extra, step being the group's smallest
-// key gap (at most 2^28 - 1), so keys a constant gap apart take no key bits at all and any entry's
-// key is read without decoding the others. A slot code is the slot itself when the group has no
+// key gap (at most 2^28 - 1; a group of one entry has no gap and records 2^28 - 1, never used), so
+// keys a constant gap apart take no key bits at all and any entry's key is read without decoding
+// the others. A slot code is the slot itself when the group has no
 // pool entry (tagged 0); otherwise offset << 1 for an embedded value and unit << 1 | 1 for a pool
 // entry. extra_bits and slot_bits are the group's widest values (0 bits when every value is 0). The
 // stream ends with 7 bytes of padding (written as zeros, never part of a value: a read masks

@@ -20,6 +20,7 @@ namespace pgstore::tuple {
 inline constexpr int16_t kVarlenaLen = -1;  // attlen of varlena types
 inline constexpr int16_t kCstringLen = -2;  // attlen of cstring
 
+// One attribute; a default-constructed one is an int4 (AttributeForType("int4") but its name).
 struct Attribute {
   std::string type_name;  // informational ("int4", "text", ...)
   int16_t attlen = 4;     // > 0 fixed, -1 varlena, -2 cstring

@@ -339,6 +339,37 @@ TEST(TidStoreTest, ALeafOfMoreThanTwoToThe23StreamBitsIsPacked) {
   EXPECT_TRUE(s->IsMember(tids[123456]));
 }
 
+// A packed group's bit offset has 24 bits, so a leaf is packed only while every group starts below
+// bit 2^24. Here each block costs exactly 32 bits (its slot, offsets 1..2 embedded, 13 bits; an
+// extra of 19 bits: each group of 64 is consecutive blocks but for a last one 2^18 further on), so
+// 8192 groups end at bit 2^24 exactly: 524,288 blocks are packed and one block more, whose group
+// would start at bit 2^24, leaves the leaf unpacked (6 bytes a block).
+TEST(TidStoreTest, APackedLeafsLastGroupStartsBelowBitTwoToThe24) {
+  constexpr uint32_t kGroups = 8192;
+  TidStore s(/*burst_entries=*/1u << 20);
+  uint32_t block = 0;
+  for (uint32_t g = 0; g <= kGroups; ++g) {
+    for (uint32_t i = 0; i < (g < kGroups ? 64 : 1); ++i, ++block) {
+      if (i == 63) block += 1u << 18;
+      ASSERT_TRUE(s.SetBlockOffsets(block, {1, 2}).ok());
+    }
+  }
+  const uint32_t last = block - 1;
+  s.ShrinkToFit();
+  ASSERT_TRUE(s.Validate().ok()) << s.Validate().ToString();
+  EXPECT_GE(s.MemoryUsage(), 6u * (64 * kGroups + 1));
+  EXPECT_TRUE(s.IsMember({last, 2}));
+
+  ASSERT_TRUE(s.RemoveBlock(last));
+  s.ShrinkToFit();
+  ASSERT_TRUE(s.Validate().ok()) << s.Validate().ToString();
+  // Firsts and layouts (12 bytes a group), a group index of 4096 buckets, 2^21 stream bytes.
+  EXPECT_EQ(s.MemoryUsage(),
+            sizeof(internal::PackedLeaf) + 12 * kGroups + 4 * (kGroups / 2 + 1) + (1u << 21) + 7);
+  EXPECT_TRUE(s.IsMember({0, 1}));
+  EXPECT_TRUE(s.IsMember({last - 1, 2}));
+}
+
 // Removing a block leaves the range check's bounds as they were, so a lookup between them can
 // differ from every stored block in the key bytes above the first branching node: those bytes are
 // checked (a fuzzing run found the lookup that skipped them answering yes for 0x01000005).

@@ -41,6 +41,19 @@ int32_t DateValue(const std::string& text) {
   return v.size() == 4 ? static_cast<int32_t>(LoadLE32(v.data())) : INT32_MIN;
 }
 
+// A default Attribute is an int4 (what AttributeForType("int4") gives, but for the name).
+TEST(AttributeTest, DefaultIsInt4) {
+  const Attribute d;
+  const Attribute int4 = Attr("int4");
+  EXPECT_EQ(d.attlen, int4.attlen);
+  EXPECT_EQ(d.attalign, int4.attalign);
+  EXPECT_EQ(d.attbyval, int4.attbyval);
+  EXPECT_EQ(d.attstorage, int4.attstorage);
+  EXPECT_FALSE(d.attisdropped);
+  EXPECT_FALSE(d.atthasmissing);
+  EXPECT_FALSE(d.missing_value.has_value());
+}
+
 TEST(ParseValueTest, IntegersWithinTheirTypesRange) {
   EXPECT_EQ(Parse("int2", "-32768"), (std::vector<uint8_t>{0x00, 0x80}));
   EXPECT_EQ(Parse("int2", "+32767"), (std::vector<uint8_t>{0xFF, 0x7F}));
