@@ -388,6 +388,25 @@ TEST(TidStoreTest, BuildFromSortedRejectsUnsortedInput) {
   EXPECT_TRUE(TidStore::BuildFromSorted({{2, 1}, {1, 1}}).status().IsInvalidArgument());
   EXPECT_TRUE(TidStore::BuildFromSorted({{1, 2}, {1, 2}}).status().IsInvalidArgument());
   EXPECT_TRUE(SortedArrayTidStore::BuildFromSorted({{1, 2}, {1, 1}}).status().IsInvalidArgument());
+  EXPECT_TRUE(SortedArrayTidStore::BuildFromSorted({{1, 2}, {1, 2}}).status().IsInvalidArgument());
+  EXPECT_TRUE(SortedArrayTidStore::BuildFromSorted({{2, 1}, {1, 2}}).status().IsInvalidArgument());
+}
+
+// Offsets 1 to 2048 (MaxOffsetNumber), as SetBlockOffsets takes them.
+TEST(TidStoreTest, BuildFromSortedTakesOffsetsOneToMaxOffsetNumber) {
+  for (const uint16_t bad : {uint16_t{0}, uint16_t{kMaxOffsetNumber + 1}}) {
+    EXPECT_TRUE(TidStore::BuildFromSorted({{1, 1}, {2, bad}}).status().IsInvalidArgument());
+    EXPECT_TRUE(
+        SortedArrayTidStore::BuildFromSorted({{1, 1}, {2, bad}}).status().IsInvalidArgument());
+  }
+  const std::vector<Tid> edges = {{1, 1}, {1, kMaxOffsetNumber}};
+  StatusOr<TidStore> radix = TidStore::BuildFromSorted(edges);
+  StatusOr<SortedArrayTidStore> array = SortedArrayTidStore::BuildFromSorted(edges);
+  ASSERT_TRUE(radix.ok() && array.ok());
+  for (const Tid& t : edges) {
+    EXPECT_TRUE(radix->IsMember(t));
+    EXPECT_TRUE(array->IsMember(t));
+  }
 }
 
 TEST(TidStoreTest, UnionHoldsBoth) {
