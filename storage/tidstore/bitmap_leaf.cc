@@ -11,8 +11,7 @@ BitmapLeaf* BitmapLeaf::Freeze(const Leaf& leaf) {
   std::vector<uint16_t> slots;
   std::vector<uint32_t> pool;
   CompactValues(leaf, &slots, &pool);
-  const size_t bytes = sizeof(BitmapLeaf) + (n + (n & 1)) * 2 + pool.size() * 4;
-  BitmapLeaf* b = new (::operator new(bytes)) BitmapLeaf();
+  BitmapLeaf* b = new (::operator new(BytesFor(n, pool.size()))) BitmapLeaf();
   b->kind = kBitmapLeaf;
   b->depth = leaf.depth;
   b->size = static_cast<uint32_t>(n);
@@ -28,15 +27,11 @@ BitmapLeaf* BitmapLeaf::Freeze(const Leaf& leaf) {
   std::memcpy(out, slots.data(), n * 2);
   if (n & 1) std::memset(out + n * 2, 0, 2);
   // (An empty vector's data() may be null, which memcpy must not be given.)
-  if (!pool.empty()) std::memcpy(out + (n + (n & 1)) * 2, pool.data(), pool.size() * 4);
+  if (!pool.empty()) std::memcpy(out + PaddedSlots(n) * 2, pool.data(), pool.size() * 4);
   return b;
 }
 
 void BitmapLeaf::Free(BitmapLeaf* b) { ::operator delete(b); }
-
-size_t BitmapLeaf::Bytes() const {
-  return sizeof(BitmapLeaf) + (size + (size & 1)) * size_t{2} + pool_units * size_t{4};
-}
 
 Leaf* BitmapLeaf::Unpack() const {
   Leaf* leaf = NewLeaf(depth);

@@ -43,10 +43,10 @@ struct BitmapLeaf : Node {
   // A mutable copy (the caller frees this).
   Leaf* Unpack() const;
 
-  size_t Bytes() const;
+  size_t Bytes() const { return BytesFor(size, pool_units); }
   const uint16_t* slots() const { return reinterpret_cast<const uint16_t*>(this + 1); }
   const uint32_t* pool() const {
-    return reinterpret_cast<const uint32_t*>(slots() + size + (size & 1));
+    return reinterpret_cast<const uint32_t*>(slots() + PaddedSlots(size));
   }
 
   // Whether block suffix `suffix` (< 256) is present.
@@ -60,6 +60,14 @@ struct BitmapLeaf : Node {
   }
   // The layout invariants above (the slots are then checked as a Leaf's).
   Status ValidateLayout() const;
+
+ private:
+  // The slots array's length with its padding: the pool after it stays 4-aligned.
+  static size_t PaddedSlots(size_t size) { return size + (size & 1); }
+  // The bytes of a bitmap leaf of `size` slots and `pool_units` pool units.
+  static size_t BytesFor(size_t size, size_t pool_units) {
+    return sizeof(BitmapLeaf) + PaddedSlots(size) * 2 + pool_units * 4;
+  }
 };
 static_assert(sizeof(BitmapLeaf) == 48, "the header layout above");
 

@@ -187,8 +187,7 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
   }
   const std::vector<uint8_t> stream = writer.Finish();
   const GroupIndex index = MakeGroupIndex(firsts);
-  const size_t bytes = sizeof(PackedLeaf) + pool.size() * 4 + firsts.size() * 4 +
-                       index.starts.size() * 4 + layouts.size() + stream.size();
+  const size_t bytes = BytesFor(pool.size(), num_groups, index.starts.size() - 1, stream.size());
   const size_t leaf_bytes = sizeof(Leaf) + n * leaf.width() + n * 2 + leaf.LiveUnits() * 4;
   if (bytes >= leaf_bytes) return nullptr;
 
@@ -216,9 +215,11 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
 
 void PackedLeaf::Free(PackedLeaf* p) { ::operator delete(p); }
 
-size_t PackedLeaf::Bytes() const {
-  return sizeof(PackedLeaf) + pool_units * size_t{4} + num_groups * size_t{12} +
-         (num_buckets + size_t{1}) * 4 + stream_bytes;
+size_t PackedLeaf::BytesFor(size_t pool_units, size_t num_groups, size_t num_buckets,
+                            size_t stream_bytes) {
+  // The pool, each group's first key and layout (4 + 8 bytes), the group index, the stream.
+  return sizeof(PackedLeaf) + pool_units * 4 + num_groups * 12 + (num_buckets + 1) * 4 +
+         stream_bytes;
 }
 
 bool PackedLeaf::Find(uint32_t suffix, uint16_t* slot) const {

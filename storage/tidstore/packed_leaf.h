@@ -61,7 +61,7 @@ struct PackedLeaf : Node {
   // A mutable copy (the caller frees this).
   Leaf* Unpack() const;
 
-  size_t Bytes() const;
+  size_t Bytes() const { return BytesFor(pool_units, num_groups, num_buckets, stream_bytes); }
   const uint32_t* pool() const { return reinterpret_cast<const uint32_t*>(this + 1); }
 
   // The slot of `suffix`, or false.
@@ -72,6 +72,9 @@ struct PackedLeaf : Node {
   Status ValidateLayout() const;
 
  private:
+  // The bytes of a packed leaf with these counts (the layout above).
+  static size_t BytesFor(size_t pool_units, size_t num_groups, size_t num_buckets,
+                         size_t stream_bytes);
   const uint32_t* firsts() const { return pool() + pool_units; }
   const uint32_t* buckets() const { return firsts() + num_groups; }
   const uint8_t* layouts() const {
