@@ -2,8 +2,9 @@
 """tools/mutants finds mutants only in code (not in comments, strings, template brackets,
 #include lines or static_assert), applying then reverting one leaves the file as it was, and
 the list of equivalent mutants is read one reason per line, for one id or several, a
-mutant's id survives edits to other lines, the test run first is the file's best killer, and
---file keeps one file's mutants."""
+mutant's id survives edits to other lines, the test run first is the file's best killer,
+--file keeps one file's mutants, and the report scores without the equivalent ones and names
+the entries of equivalent.md whose mutants the code no longer has."""
 import importlib.machinery
 import importlib.util
 import os
@@ -103,6 +104,27 @@ class MutantsTest(unittest.TestCase):
         self.assertEqual(mutants.likely_killer(results, {"file": "a.cc"}, tests), ["//t:two"])
         self.assertEqual(mutants.likely_killer(results, {"file": "b.cc"}, tests), ["//t:one"])
         self.assertEqual(mutants.likely_killer(results, {"file": "c.cc"}, tests), [])
+
+    def test_report_scores_leaving_out_equivalents_and_names_stale_entries(self):
+        path = os.path.join(self.dir, "equivalent.md")
+        with open(path, "w") as f:
+            f.write("- `aaaaaaaaaa`: same.\n- `dddddddddd`: its line is gone.\n")
+
+        def row(mid, outcome):
+            return {"id": mid, "file": "storage/pglz/x.cc", "line": 1, "col": 0, "kind": "rel",
+                    "old": " < ", "new": " <= ", "text": "a < b", "outcome": outcome}
+        results = [row("aaaaaaaaaa", "survived"), row("bbbbbbbbbb", "survived"),
+                   row("cccccccccc", "killed"), row("eeeeeeeeee", "timeout")]
+        everything = [{"id": r["id"], "file": r["file"]} for r in results]
+        everything.append({"id": "ffffffffff", "file": "storage/pglz/x.cc"})
+        saved, mutants.EQUIVALENT = mutants.EQUIVALENT, path
+        try:
+            text, survivors = mutants.report(results, self.dir, everything)
+        finally:
+            mutants.EQUIVALENT = saved
+        self.assertIn("| pglz | 4 of 5 | 1 | 1 | 1 | 1 | 0 | 66.7% |", text)
+        self.assertEqual([r["id"] for r in survivors], ["bbbbbbbbbb"])
+        self.assertIn("no longer in the code (remove them): `dddddddddd`", text)
 
     def test_file_option_keeps_that_files_mutants_and_names_a_file_without_any(self):
         found = [{"file": "storage/a/x.cc"}, {"file": "storage/a/y.h"}, {"file": "storage/a/x.cc"}]
