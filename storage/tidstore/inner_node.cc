@@ -37,11 +37,8 @@ size_t NodeBytes(const Node* n) {
       return static_cast<const PackedLeaf*>(n)->Bytes();
     case kBitmapLeaf:
       return static_cast<const BitmapLeaf*>(n)->Bytes();
-    default: {
-      const Leaf* l = static_cast<const Leaf*>(n);
-      return sizeof(Leaf) + l->keys.capacity() + l->slots.capacity() * sizeof(uint16_t) +
-             l->pool.capacity() * sizeof(uint32_t);
-    }
+    default:
+      return static_cast<const Leaf*>(n)->Bytes();
   }
 }
 

@@ -105,6 +105,11 @@ struct Leaf : Node {
   const uint32_t* Entry(uint16_t slot) const { return SlotEntry(slot, pool.data()); }
   size_t CountOf(uint16_t slot) const { return SlotCount(slot, pool.data()); }
   size_t LiveUnits() const { return pool.size() - dead_units; }
+  // The memory the leaf takes: its header and its arrays' capacity (as MemoryUsage counts it).
+  size_t Bytes() const {
+    return sizeof(Leaf) + keys.capacity() + slots.capacity() * sizeof(uint16_t) +
+           pool.capacity() * sizeof(uint32_t);
+  }
 };
 
 // The capacity a leaf's array holding `units` grows to: 1/8 more plus 4, not double, so that a

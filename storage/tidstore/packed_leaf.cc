@@ -188,8 +188,7 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
   const std::vector<uint8_t> stream = writer.Finish();
   const GroupIndex index = MakeGroupIndex(firsts);
   const size_t bytes = BytesFor(pool.size(), num_groups, index.starts.size() - 1, stream.size());
-  const size_t leaf_bytes = sizeof(Leaf) + n * leaf.width() + n * 2 + leaf.LiveUnits() * 4;
-  if (bytes >= leaf_bytes) return nullptr;
+  if (bytes >= leaf.Bytes()) return nullptr;
 
   PackedLeaf* p = new (::operator new(bytes)) PackedLeaf();
   p->kind = kPackedLeaf;

@@ -54,8 +54,9 @@ struct PackedLeaf : Node {
   uint32_t num_buckets;
   uint32_t bucket_shift;
 
-  // A packed copy of `leaf`, or nullptr when it would not be smaller or its stream would not fit
-  // the 24-bit offsets. The leaf is not changed.
+  // A packed copy of `leaf`, or nullptr when it would not be smaller than the leaf is (Leaf::Bytes;
+  // ShrinkToFit trims the leaf's arrays first) or its stream would not fit the 24-bit offsets. The
+  // leaf is not changed.
   static PackedLeaf* Pack(const Leaf& leaf);
   static void Free(PackedLeaf* p);
   // A mutable copy (the caller frees this).

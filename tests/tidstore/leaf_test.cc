@@ -10,11 +10,26 @@
 #include <memory>
 #include <vector>
 
+#include "storage/tidstore/inner_node.h"
 #include "storage/tidstore/offset_set.h"
 #include "tests/tidstore/test_leaves.h"
 
 namespace pgstore::tidstore::internal {
 namespace {
+
+// A Leaf's memory is its header and its arrays' capacity (keys of width() bytes, 2-byte slots,
+// 4-byte pool units), which is what the store's MemoryUsage counts for it.
+TEST(LeafMemoryTest, HeaderAndTheArraysCapacity) {
+  std::unique_ptr<Leaf> l = LeafOf(2, {1, 2, 3});
+  l->keys.reserve(10);
+  l->slots.reserve(5);
+  l->pool.reserve(7);
+  ASSERT_EQ(l->keys.capacity(), 10u);
+  ASSERT_EQ(l->slots.capacity(), 5u);
+  ASSERT_EQ(l->pool.capacity(), 7u);
+  EXPECT_EQ(l->Bytes(), sizeof(Leaf) + 10 + 5 * 2 + 7 * 4);
+  EXPECT_EQ(NodeBytes(l.get()), l->Bytes());
+}
 
 TEST(LeafGrowthTest, HeadroomIsAnEighthPlusFour) {
   EXPECT_EQ(WithHeadroom(0), 4u);
