@@ -187,9 +187,10 @@ Status TidStore::SetBlockOffsets(uint32_t block, const uint16_t* offsets, size_t
 
 bool TidStore::RemoveBlock(uint32_t block) {
   if (block < min_block_ || block > max_block_) return false;
-  // The path of child slots from the root to the leaf.
-  Node** path[5];
-  uint8_t chunks[5];
+  // The path of child slots from the root to the leaf: at most the three inner nodes of depths 0
+  // to 2 (a leaf at depth 3 never bursts).
+  Node** path[3];
+  uint8_t chunks[3];
   int len = 0;
   Node** slot = &root_;
   while (*slot != nullptr && !IsLeafKind(*slot)) {

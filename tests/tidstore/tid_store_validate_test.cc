@@ -18,6 +18,7 @@
 #include "storage/tidstore/offset_set.h"
 #include "storage/tidstore/packed_leaf.h"
 #include "tests/tidstore/test_leaves.h"
+#include "tests/tidstore/test_peer.h"
 
 namespace pgstore::tidstore::internal {
 namespace {
@@ -432,14 +433,9 @@ TEST(ValidateInnerNodeTest, Node256) {
 }  // namespace pgstore::tidstore::internal
 
 namespace pgstore::tidstore {
+namespace {
 
 // The store's own counts, which no API call can make wrong: the test breaks them directly.
-struct TidStoreTestPeer {
-  static size_t& Blocks(TidStore& s) { return s.num_blocks_; }
-  static size_t& Tids(TidStore& s) { return s.num_tids_; }
-};
-
-namespace {
 
 TEST(ValidateStoreTest, TheStoresBlockAndTidCountsMustMatchItsTree) {
   StatusOr<TidStore> built = TidStore::BuildFromSorted({{1, 1}, {1, 2}, {7, 3}});

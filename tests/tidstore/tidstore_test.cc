@@ -6,10 +6,12 @@
 #include <set>
 #include <vector>
 
+#include "storage/tidstore/inner_node.h"
 #include "storage/tidstore/offset_set.h"
 #include "storage/tidstore/packed_leaf.h"
 #include "storage/tidstore/sorted_array_tid_store.h"
 #include "storage/tidstore/tid_store.h"
+#include "tests/tidstore/test_peer.h"
 
 namespace pgstore::tidstore {
 namespace {
@@ -368,6 +370,71 @@ TEST(TidStoreTest, APackedLeafsLastGroupStartsBelowBitTwoToThe24) {
             sizeof(internal::PackedLeaf) + 12 * kGroups + 4 * (kGroups / 2 + 1) + (1u << 21) + 7);
   EXPECT_TRUE(s.IsMember({0, 1}));
   EXPECT_TRUE(s.IsMember({last - 1, 2}));
+}
+
+// Whether the store's tree is one leaf (no inner node above it).
+bool IsOneLeaf(const TidStore& s) {
+  const TidStore::Node* root = TidStoreTestPeer::Root(s);
+  return root != nullptr && internal::IsLeafKind(root);
+}
+
+// A leaf above depth 3 holds at most burst_entries blocks (0 means 1): one block more bursts it
+// into an inner node over leaves one level deeper.
+TEST(TidStoreTest, ALeafBurstsWhenItWouldHoldMoreThanBurstEntriesBlocks) {
+  for (const size_t burst : {0, 1, 2, 5}) {
+    TidStore s(burst);
+    const uint32_t fits = static_cast<uint32_t>(burst > 0 ? burst : 1);
+    for (uint32_t b = 0; b < fits; ++b) ASSERT_TRUE(s.SetBlockOffsets(b, {1}).ok());
+    EXPECT_TRUE(IsOneLeaf(s)) << burst;
+    ASSERT_TRUE(s.SetBlockOffsets(0, {2}).ok());  // a block it holds: replaced, no burst
+    EXPECT_TRUE(IsOneLeaf(s)) << burst;
+    ASSERT_TRUE(s.SetBlockOffsets(fits, {1}).ok());
+    EXPECT_FALSE(IsOneLeaf(s)) << burst;
+    EXPECT_TRUE(s.Validate().ok());
+    EXPECT_EQ(s.num_blocks(), fits + size_t{1});
+  }
+}
+
+// With burst_entries 1, two blocks that differ only in the last key byte end in a depth-3 leaf
+// under three inner nodes (depths 0 to 2); removing both unlinks the leaf and every inner node.
+TEST(TidStoreTest, RemovingTheLastBlocksOfTheDeepestLeafEmptiesTheTree) {
+  TidStore s(/*burst_entries=*/1);
+  ASSERT_TRUE(s.SetBlockOffsets(0x01020300, {1}).ok());
+  ASSERT_TRUE(s.SetBlockOffsets(0x01020301, {2}).ok());
+  ASSERT_TRUE(s.Validate().ok());
+  const TidStore::Node* n = TidStoreTestPeer::Root(s);
+  for (int depth = 0; depth < 3; ++depth) {
+    ASSERT_FALSE(internal::IsLeafKind(n)) << depth;
+    n = internal::FindChild(n, static_cast<uint8_t>(depth + 1));
+  }
+  ASSERT_TRUE(internal::IsLeafKind(n));
+  EXPECT_EQ(n->depth, 3);
+
+  EXPECT_TRUE(s.RemoveBlock(0x01020300));
+  EXPECT_TRUE(s.Validate().ok());
+  EXPECT_TRUE(s.RemoveBlock(0x01020301));
+  EXPECT_EQ(TidStoreTestPeer::Root(s), nullptr);
+  EXPECT_EQ(s.num_blocks(), 0u);
+  EXPECT_EQ(s.MemoryUsage(), 0u);
+  EXPECT_FALSE(s.IsMember({0x01020301, 2}));
+}
+
+// A leaf's pool holds at most 2^15 units (a slot's 15-bit unit index): 32,768 blocks of two
+// offsets (a pair: one unit each) fill one leaf's pool exactly; the next pool entry bursts it.
+TEST(TidStoreTest, ALeafBurstsWhenItsPoolWouldPassTwoToThe15Units) {
+  constexpr uint32_t kUnits = 1u << 15;
+  TidStore s(/*burst_entries=*/1u << 20);
+  for (uint32_t b = 0; b < kUnits; ++b) ASSERT_TRUE(s.SetBlockOffsets(b, {1, 3}).ok());
+  EXPECT_TRUE(IsOneLeaf(s));
+  ASSERT_TRUE(s.SetBlockOffsets(kUnits - 1, {2, 4}).ok());  // replaced: its old unit is freed
+  EXPECT_TRUE(IsOneLeaf(s));
+  ASSERT_TRUE(s.SetBlockOffsets(kUnits, {1}).ok());  // embedded: no pool space
+  EXPECT_TRUE(IsOneLeaf(s));
+  ASSERT_TRUE(s.SetBlockOffsets(kUnits + 1, {1, 3}).ok());
+  EXPECT_FALSE(IsOneLeaf(s));
+  ASSERT_TRUE(s.Validate().ok());
+  EXPECT_EQ(s.BlockOffsets(kUnits - 1), (std::vector<uint16_t>{2, 4}));
+  EXPECT_EQ(s.BlockOffsets(kUnits + 1), (std::vector<uint16_t>{1, 3}));
 }
 
 // Removing a block leaves the range check's bounds as they were, so a lookup between them can
