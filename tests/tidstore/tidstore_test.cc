@@ -419,6 +419,25 @@ TEST(TidStoreTest, RemovingTheLastBlocksOfTheDeepestLeafEmptiesTheTree) {
   EXPECT_FALSE(s.IsMember({0x01020301, 2}));
 }
 
+// Removing blocks leaves their pool entries dead until the dead space exceeds the live: then the
+// leaf's pool is compacted to its live entries.
+TEST(TidStoreTest, RemoveBlockCompactsThePoolOnceDeadSpaceExceedsLive) {
+  TidStore s;
+  for (uint32_t b = 0; b < 4; ++b) ASSERT_TRUE(s.SetBlockOffsets(b, {1, 3}).ok());  // a unit each
+  const auto leaf = [&s] { return static_cast<const internal::Leaf*>(TidStoreTestPeer::Root(s)); };
+  ASSERT_EQ(leaf()->kind, kLeaf);
+  ASSERT_EQ(leaf()->pool.size(), 4u);
+  ASSERT_TRUE(s.RemoveBlock(0));
+  ASSERT_TRUE(s.RemoveBlock(1));
+  EXPECT_EQ(leaf()->pool.size(), 4u);  // 2 dead, 2 live: kept
+  EXPECT_EQ(leaf()->dead_units, 2u);
+  ASSERT_TRUE(s.RemoveBlock(2));
+  EXPECT_EQ(leaf()->pool.size(), 1u);  // 3 dead, 1 live: compacted
+  EXPECT_EQ(leaf()->dead_units, 0u);
+  EXPECT_EQ(s.BlockOffsets(3), (std::vector<uint16_t>{1, 3}));
+  EXPECT_TRUE(s.Validate().ok());
+}
+
 // A leaf's pool holds at most 2^15 units (a slot's 15-bit unit index): 32,768 blocks of two
 // offsets (a pair: one unit each) fill one leaf's pool exactly; the next pool entry bursts it.
 TEST(TidStoreTest, ALeafBurstsWhenItsPoolWouldPassTwoToThe15Units) {
