@@ -299,10 +299,9 @@ void TidStore::ShrinkToFit() {
     if (IsFrozenLeaf(n)) continue;
     if (n->kind == kLeaf) {
       Leaf* l = static_cast<Leaf*>(n);
-      CompactPool(l);
+      CompactPool(l);  // (its slots are then a fresh copy, no larger than they need be)
       l->pool.shrink_to_fit();
       l->keys.shrink_to_fit();
-      l->slots.shrink_to_fit();
       *slot = Freeze(l);
       continue;
     }

@@ -344,32 +344,92 @@ TEST(TidStoreTest, ALeafOfMoreThanTwoToThe23StreamBitsIsPacked) {
 // A packed group's bit offset has 24 bits, so a leaf is packed only while every group starts below
 // bit 2^24. Here each block costs exactly 32 bits (its slot, offsets 1..2 embedded, 13 bits; an
 // extra of 19 bits: each group of 64 is consecutive blocks but for a last one 2^18 further on), so
-// 8192 groups end at bit 2^24 exactly: 524,288 blocks are packed and one block more, whose group
-// would start at bit 2^24, leaves the leaf unpacked (6 bytes a block).
+// 8192 groups end at bit 2^24 exactly: 524,288 blocks are packed, and three blocks more, whose
+// group would start at bit 2^24, leave the leaf unpacked: then ShrinkToFit compacts its pool (the
+// three have pool entries of one unit, one of them replaced, so one unit is dead) and trims its
+// arrays to their sizes (6 bytes a block and 4 a live pool unit).
 TEST(TidStoreTest, APackedLeafsLastGroupStartsBelowBitTwoToThe24) {
   constexpr uint32_t kGroups = 8192;
   TidStore s(/*burst_entries=*/1u << 20);
   uint32_t block = 0;
-  for (uint32_t g = 0; g <= kGroups; ++g) {
-    for (uint32_t i = 0; i < (g < kGroups ? 64 : 1); ++i, ++block) {
+  for (uint32_t g = 0; g < kGroups; ++g) {
+    for (uint32_t i = 0; i < 64; ++i, ++block) {
       if (i == 63) block += 1u << 18;
       ASSERT_TRUE(s.SetBlockOffsets(block, {1, 2}).ok());
     }
   }
-  const uint32_t last = block - 1;
+  const uint32_t over = block;  // the three blocks of group 8192
+  for (uint32_t b = over; b < over + 3; ++b) ASSERT_TRUE(s.SetBlockOffsets(b, {1, 3}).ok());
+  ASSERT_TRUE(s.SetBlockOffsets(over + 1, {2, 4}).ok());
   s.ShrinkToFit();
   ASSERT_TRUE(s.Validate().ok()) << s.Validate().ToString();
-  EXPECT_GE(s.MemoryUsage(), 6u * (64 * kGroups + 1));
-  EXPECT_TRUE(s.IsMember({last, 2}));
+  constexpr size_t kBlocks = 64 * kGroups + 3;
+  EXPECT_EQ(s.MemoryUsage(), sizeof(internal::Leaf) + 6 * kBlocks + 4 * 3);
+  EXPECT_EQ(s.BlockOffsets(over + 1), (std::vector<uint16_t>{2, 4}));
 
-  ASSERT_TRUE(s.RemoveBlock(last));
+  for (uint32_t b = over; b < over + 3; ++b) ASSERT_TRUE(s.RemoveBlock(b));
   s.ShrinkToFit();
   ASSERT_TRUE(s.Validate().ok()) << s.Validate().ToString();
   // Firsts and layouts (12 bytes a group), a group index of 4096 buckets, 2^21 stream bytes.
   EXPECT_EQ(s.MemoryUsage(),
             sizeof(internal::PackedLeaf) + 12 * kGroups + 4 * (kGroups / 2 + 1) + (1u << 21) + 7);
   EXPECT_TRUE(s.IsMember({0, 1}));
-  EXPECT_TRUE(s.IsMember({last - 1, 2}));
+  EXPECT_TRUE(s.IsMember({over - 1, 2}));
+}
+
+// A mutable leaf's arrays grow by the headroom policy (leaf.h's WithHeadroom: an eighth more plus
+// 4), which MemoryUsage counts: three blocks of a width-4 leaf take key capacity 8 and then
+// WithHeadroom(8) + 4 = 17 bytes, and slot capacity WithHeadroom(0) + 1 = 5.
+TEST(TidStoreTest, AMutableLeafGrowsByTheHeadroomPolicy) {
+  TidStore s;
+  for (uint32_t b = 0; b < 3; ++b) ASSERT_TRUE(s.SetBlockOffsets(b, {1}).ok());
+  EXPECT_EQ(s.MemoryUsage(), sizeof(internal::Leaf) + 17 + 5 * 2);
+}
+
+// ForEachBlock stops at the first call that returns false, in every kind of leaf and across
+// leaves.
+TEST(TidStoreTest, ForEachBlockStopsWhenTheCallbackReturnsFalse) {
+  const auto visits_until_false = [](const TidStore& s, int stop_at) {
+    int visits = 0;
+    s.ForEachBlock([&](uint32_t, const std::vector<uint16_t>&) { return ++visits < stop_at; });
+    return visits;
+  };
+  const std::vector<Tid> tids = {{0x01020300, 1}, {0x01020301, 1}, {0x01020302, 1}};
+  TidStore mutable_leaf;  // one Leaf
+  for (const Tid& t : tids) ASSERT_TRUE(mutable_leaf.SetBlockOffsets(t.block, {t.offset}).ok());
+  StatusOr<TidStore> packed = TidStore::BuildFromSorted(tids);  // one PackedLeaf
+  StatusOr<TidStore> bitmap = TidStore::BuildFromSorted(tids, /*burst_entries=*/1);  // depth 3
+  // Three leaves under inner nodes: packed (depth 1), bitmap (depth 3) and mutable ones.
+  const std::vector<Tid> apart = {{0x01000000, 1}, {0x02000000, 1}, {0x03000000, 1}};
+  StatusOr<TidStore> packed_leaves = TidStore::BuildFromSorted(apart, /*burst_entries=*/1);
+  StatusOr<TidStore> bitmap_leaves = TidStore::BuildFromSorted(
+      {{0x01020300, 1}, {0x01020400, 1}, {0x01020500, 1}}, /*burst_entries=*/1);
+  TidStore mutable_leaves(/*burst_entries=*/1);
+  for (const Tid& t : apart) ASSERT_TRUE(mutable_leaves.SetBlockOffsets(t.block, {t.offset}).ok());
+  ASSERT_TRUE(packed.ok() && bitmap.ok() && packed_leaves.ok() && bitmap_leaves.ok());
+  ASSERT_EQ(TidStoreTestPeer::Root(*packed)->kind, kPackedLeaf);
+  for (const TidStore* s :
+       {&mutable_leaf, &*packed, &*bitmap, &*packed_leaves, &*bitmap_leaves, &mutable_leaves}) {
+    EXPECT_EQ(visits_until_false(*s, 1), 1);
+    EXPECT_EQ(visits_until_false(*s, 2), 2);
+    EXPECT_EQ(visits_until_false(*s, 10), 3);
+  }
+}
+
+// The union is built as BuildFromSorted builds a store: as compact as a store built from its TIDs.
+TEST(TidStoreTest, UnionIsAsCompactAsBuildingItsTids) {
+  std::vector<Tid> all, odd, even;
+  for (uint32_t b = 0; b < 500; ++b) {
+    all.push_back({b * 7, 1});
+    (b % 2 ? odd : even).push_back({b * 7, 1});
+  }
+  StatusOr<TidStore> a = TidStore::BuildFromSorted(odd);
+  StatusOr<TidStore> b = TidStore::BuildFromSorted(even);
+  StatusOr<TidStore> built = TidStore::BuildFromSorted(all);
+  ASSERT_TRUE(a.ok() && b.ok() && built.ok());
+  const TidStore u = TidStore::Union(*a, *b);
+  EXPECT_EQ(u.num_tids(), all.size());
+  EXPECT_EQ(u.MemoryUsage(), built->MemoryUsage());
 }
 
 // Whether the store's tree is one leaf (no inner node above it).
