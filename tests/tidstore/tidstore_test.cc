@@ -341,6 +341,22 @@ TEST(TidStoreTest, ALeafOfMoreThanTwoToThe23StreamBitsIsPacked) {
   EXPECT_TRUE(s->IsMember(tids[123456]));
 }
 
+// A packed leaf keeps its pool entries after its header: 16 consecutive blocks of two offsets (a
+// pair, one 4-byte unit each) take 64 pool bytes, one group (first key 4, layout 8), the group
+// index's two entries, and 16 five-bit slot codes (unit << 1 | 1 for units 0..15: 10 bytes) with 7
+// bytes of padding.
+TEST(TidStoreTest, APackedLeafCountsItsPool) {
+  std::vector<Tid> tids;
+  for (uint32_t b = 0; b < 16; ++b) {
+    tids.push_back({b, 1});
+    tids.push_back({b, 3});
+  }
+  StatusOr<TidStore> s = TidStore::BuildFromSorted(tids);
+  ASSERT_TRUE(s.ok() && s->Validate().ok());
+  ASSERT_EQ(TidStoreTestPeer::Root(*s)->kind, kPackedLeaf);
+  EXPECT_EQ(s->MemoryUsage(), sizeof(internal::PackedLeaf) + 16 * 4 + 12 + 8 + 10 + 7);
+}
+
 // A packed group's bit offset has 24 bits, so a leaf is packed only while every group starts below
 // bit 2^24. Here each block costs exactly 32 bits (its slot, offsets 1..2 embedded, 13 bits; an
 // extra of 19 bits: each group of 64 is consecutive blocks but for a last one 2^18 further on), so
