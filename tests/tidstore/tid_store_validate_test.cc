@@ -209,6 +209,17 @@ PackedPtr Packed(uint8_t depth, uint32_t n = 130) {
   return PackedPtr(p);
 }
 
+// (Not a check of Validate's, but of what it reads: Decode gives exactly the leaf's entries,
+// replacing whatever the vectors held.)
+TEST(ValidatePackedLeafTest, DecodeReplacesTheVectorsContents) {
+  const PackedPtr p = Packed(2, 3);
+  std::vector<uint32_t> keys = {7, 8};
+  std::vector<uint16_t> slots = {9};
+  p->Decode(&keys, &slots);
+  EXPECT_EQ(keys, (std::vector<uint32_t>{0, 63, 126}));
+  EXPECT_EQ(slots, (std::vector<uint16_t>{1, 1, 1}));
+}
+
 TEST(ValidatePackedLeafTest, TheLayoutAsPackMakesIt) {
   const PackedPtr valid = Packed(2);
   ASSERT_EQ(valid->num_groups, 3u);
