@@ -287,6 +287,18 @@ TEST(ValidatePackedLeafTest, BucketShiftIsTheLeastThatPutsTheLastGroupInABucket)
   EXPECT_EQ(shift_for(512), 9u);
 }
 
+// Each key is compared with the one before, from a group's second: keys 0, 1, 2 with slots 3, 1,
+// 1 are a stream of 2-bit slots; read instead as 2-bit extras (no slot bits, the same stream
+// length) they are extras 3, 1, 1 and keys 3, 2, 3, the second below the first.
+TEST(ValidatePackedLeafTest, AGroupsSecondKeyIsAboveItsFirst) {
+  const PackedPtr p(PackedLeaf::Pack(*MakeLeaf(2, {0, 1, 2}, {3, 1, 1})));
+  ASSERT_NE(p, nullptr);
+  ASSERT_TRUE(p->ValidateLayout().ok());
+  SetField(p.get(), 0, kExtraShift, 6, 2);
+  SetField(p.get(), 0, kSlotShift, 5, 0);
+  EXPECT_EQ(p->ValidateLayout().message(), "leaf keys not ascending");
+}
+
 TEST(ValidatePackedLeafTest, DecodedKeysAscendAndFitTheWidth) {
   const PackedPtr valid = Packed(2);
   auto with_step = [&](size_t group, uint64_t step) {

@@ -583,6 +583,16 @@ TEST(TidStoreTest, UnionHoldsBoth) {
   EXPECT_EQ(u.num_tids(), 6u);
 }
 
+// PostgreSQL's array of dead TIDs is allocated for its TIDs: BuildFromSorted's takes exactly 6
+// bytes a TID.
+TEST(SortedArrayTest, BuiltArrayTakesSixBytesATid) {
+  std::vector<Tid> tids;
+  for (uint32_t b = 0; b < 1000; ++b) tids.push_back({b, 1});
+  StatusOr<SortedArrayTidStore> a = SortedArrayTidStore::BuildFromSorted(tids);
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->MemoryUsage(), 6 * tids.size());
+}
+
 TEST(SortedArrayTest, SameAnswersAsTheRadixStore) {
   TidStore r;
   SortedArrayTidStore a;
