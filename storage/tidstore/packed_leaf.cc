@@ -187,7 +187,8 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
   }
   const std::vector<uint8_t> stream = writer.Finish();
   const GroupIndex index = MakeGroupIndex(firsts);
-  const size_t bytes = BytesFor(pool.size(), num_groups, index.starts.size() - 1, stream.size());
+  const size_t num_buckets = index.starts.size() - 1;
+  const size_t bytes = BytesFor(pool.size(), num_groups, num_buckets, stream.size());
   if (bytes >= leaf.Bytes()) return nullptr;
 
   PackedLeaf* p = new (::operator new(bytes)) PackedLeaf();
@@ -197,7 +198,7 @@ PackedLeaf* PackedLeaf::Pack(const Leaf& leaf) {
   p->pool_units = static_cast<uint32_t>(pool.size());
   p->num_groups = static_cast<uint32_t>(num_groups);
   p->stream_bytes = static_cast<uint32_t>(stream.size());
-  p->num_buckets = static_cast<uint32_t>(index.starts.size() - 1);
+  p->num_buckets = static_cast<uint32_t>(num_buckets);
   p->bucket_shift = index.shift;
   uint8_t* out = reinterpret_cast<uint8_t*>(p + 1);
   // (An empty vector's data() may be null, which memcpy must not be given.)
