@@ -23,11 +23,11 @@
 // its slot code (slot_bits). Its key is first + i * step + extra, step being the group's smallest
 // key gap (at most 2^28 - 1; a group of one entry has no gap and records 2^28 - 1, never used), so
 // keys a constant gap apart take no key bits at all and any entry's key is read without decoding
-// the others. A slot code is the slot itself when the group has no
-// pool entry (tagged 0); otherwise offset << 1 for an embedded value and unit << 1 | 1 for a pool
-// entry. extra_bits and slot_bits are the group's widest values (0 bits when every value is 0). The
-// stream ends with 7 bytes of padding (written as zeros, never part of a value: a read masks
-// its bits), so that any value is read with one unaligned 8-byte load.
+// the others. A slot code is the slot itself when the group has no pool entry (tagged 0);
+// otherwise offset << 1 for an embedded value and unit << 1 | 1 for a pool entry. extra_bits and
+// slot_bits are the group's widest values (0 bits when every value is 0). The stream ends with 7
+// bytes of padding (written as zeros, never part of a value: a read masks its bits), so that any
+// value is read with one unaligned 8-byte load.
 // Invariants: keys strictly ascending and below 2^(8 * width); the group index exactly as above;
 // every group but the last full; bit offsets exactly the sums of the groups' widths; slots valid
 // for the pool, as in a Leaf. A packed leaf is read-only: the store unpacks it into a Leaf before
