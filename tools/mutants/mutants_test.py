@@ -132,6 +132,11 @@ class MutantsTest(unittest.TestCase):
         self.assertEqual(mutants.only_files(found, ["storage/a/./x.cc"]), [found[0], found[2]])
         with self.assertRaisesRegex(mutants.ToolError, "storage/a/z.cc"):
             mutants.only_files(found, ["storage/a/x.cc", "storage/a/z.cc"])
+        self.assertEqual(mutants.components_of(["./storage/pglz/x.cc", "storage/tuple/y.h",
+                                                "storage/pglz/z.cc"]), ["pglz", "tuple"])
+        for bad in ("x.cc", "/storage/pglz/x.cc", "storage/nope/x.cc", "tests/pglz/x.cc"):
+            with self.assertRaisesRegex(mutants.ToolError, "not a file of storage"):
+                mutants.components_of([bad])
 
 
 if __name__ == "__main__":
