@@ -3,7 +3,8 @@
 #include lines or static_assert), applying then reverting one leaves the file as it was, and
 the list of equivalent mutants is read one reason per line, for one id or several, a
 mutant's id survives edits to other lines, the test run first is the file's best killer,
---file keeps one file's mutants, and the report scores without the equivalent ones and names
+--file keeps one file's mutants, merging runs keeps each mutant's latest result, and the
+report scores without the equivalent ones and names
 the entries of equivalent.md whose mutants the code no longer has."""
 import importlib.machinery
 import importlib.util
@@ -137,6 +138,27 @@ class MutantsTest(unittest.TestCase):
         for bad in ("x.cc", "/storage/pglz/x.cc", "storage/nope/x.cc", "tests/pglz/x.cc"):
             with self.assertRaisesRegex(mutants.ToolError, "not a file of storage"):
                 mutants.components_of([bad])
+
+    def test_merge_takes_each_mutants_latest_result_and_names_a_conflict(self):
+        def row(mid, date, outcome):
+            return {"id": mid, "file": "storage/pglz/x.cc", "line": 1, "date": date,
+                    "outcome": outcome}
+        record = [row("a", "2026-12-06", "survived"), row("b", "2026-12-06", "killed"),
+                  row("c", "2026-12-06", "survived")]
+        # Each run started from a copy of the record and tested its own mutants; run two also
+        # holds an older copy of a (before an earlier merge) and tested d, which is new.
+        one = [row("a", "2026-12-07T10:00:00Z", "killed"), record[1], record[2]]
+        two = [row("a", "2026-12-05", "survived"), record[1],
+               row("c", "2026-12-07T11:00:00Z", "killed"), row("d", "2026-12-07T11:05:00Z",
+                                                              "timeout")]
+        merged = {r["id"]: r for r in mutants.merge(record, [("one", one), ("two", two)])}
+        self.assertEqual({k: (r["date"], r["outcome"]) for k, r in merged.items()}, {
+            "a": ("2026-12-07T10:00:00Z", "killed"), "b": ("2026-12-06", "killed"),
+            "c": ("2026-12-07T11:00:00Z", "killed"), "d": ("2026-12-07T11:05:00Z", "timeout")})
+        three = [row("d", "2026-12-07T11:05:00Z", "survived")]
+        with self.assertRaisesRegex(mutants.ToolError, "mutant d .* both two and three"):
+            mutants.merge(record, [("one", one), ("two", two), ("three", three)])
+        self.assertEqual(len(mutants.merge(record, [("two", two), ("two again", two)])), 4)
 
 
 if __name__ == "__main__":
