@@ -546,6 +546,49 @@ TEST(TidStoreTest, LookupsCheckTheKeyBytesTheyDoNotDescend) {
   EXPECT_FALSE(s.IsMember({0x00000105, 7}));
 }
 
+// Moving a store takes all of it (tree, lookup shortcut, range, counts, burst_entries) into a
+// store that had blocks of its own, and leaves the source an empty store that works.
+TEST(TidStoreTest, MovingTakesTheWholeStoreAndLeavesTheSourceEmpty) {
+  // Three blocks in a depth-3 leaf under three single-child nodes (the shortcut skips 3 bytes).
+  const uint32_t blocks[] = {0x01020300, 0x01020301, 0x01020302};
+  const auto fill = [&blocks](TidStore* s) {
+    for (const uint32_t b : blocks) ASSERT_TRUE(s->SetBlockOffsets(b, {1, 4}).ok());
+  };
+  TidStore source(/*burst_entries=*/1);
+  fill(&source);
+  // The target's one block lies inside the source's range and has other key bytes above it.
+  TidStore target;
+  ASSERT_TRUE(target.SetBlockOffsets(0x01020301, {2}).ok());
+  target = std::move(source);
+  TidStore same(/*burst_entries=*/1);  // what the target must now be
+  fill(&same);
+  EXPECT_EQ(Contents(target), Contents(same));
+  for (const uint32_t b : blocks) EXPECT_TRUE(target.IsMember({b, 4})) << b;
+  EXPECT_EQ(target.num_blocks(), 3u);
+  EXPECT_EQ(target.num_tids(), 6u);
+  EXPECT_TRUE(target.Validate().ok());
+  // Two blocks in a new depth-2 leaf: with burst_entries 1 (the source's) it bursts.
+  for (TidStore* s : {&target, &same}) {
+    ASSERT_TRUE(s->SetBlockOffsets(0x01030000, {1}).ok());
+    ASSERT_TRUE(s->SetBlockOffsets(0x01030001, {1}).ok());
+  }
+  EXPECT_EQ(target.MemoryUsage(), same.MemoryUsage());
+
+  EXPECT_EQ(TidStoreTestPeer::Root(source), nullptr);
+  EXPECT_EQ(source.num_blocks(), 0u);
+  EXPECT_EQ(source.num_tids(), 0u);
+  EXPECT_FALSE(source.IsMember({0x01020300, 1}));
+  EXPECT_TRUE(Contents(source).empty());
+  ASSERT_TRUE(source.SetBlockOffsets(7, {3}).ok());
+  EXPECT_TRUE(source.IsMember({7, 3}));
+  EXPECT_TRUE(source.Validate().ok());
+
+  const TidStore constructed(std::move(target));
+  EXPECT_EQ(Contents(constructed), Contents(same));
+  EXPECT_EQ(constructed.MemoryUsage(), same.MemoryUsage());
+  EXPECT_EQ(target.num_blocks(), 0u);
+}
+
 TEST(TidStoreTest, BuildFromSortedRejectsUnsortedInput) {
   EXPECT_TRUE(TidStore::BuildFromSorted({{2, 1}, {1, 1}}).status().IsInvalidArgument());
   EXPECT_TRUE(TidStore::BuildFromSorted({{1, 2}, {1, 2}}).status().IsInvalidArgument());
