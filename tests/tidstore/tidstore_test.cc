@@ -532,6 +532,25 @@ TEST(TidStoreTest, ALeafBurstsWhenItsPoolWouldPassTwoToThe15Units) {
   EXPECT_EQ(s.BlockOffsets(kUnits + 1), (std::vector<uint16_t>{1, 3}));
 }
 
+// A replaced block's old pool entry stays dead while the new one fits in the 2^15 units: a pool
+// of 2^15 - 1 one-unit entries takes one more exactly; the next replacement compacts it first.
+TEST(TidStoreTest, ReplacingCompactsThePoolOnlyWhenTheNewEntryWouldNotFit) {
+  constexpr uint32_t kUnits = 1u << 15;
+  TidStore s(/*burst_entries=*/1u << 20);
+  for (uint32_t b = 0; b < kUnits - 1; ++b) ASSERT_TRUE(s.SetBlockOffsets(b, {1, 3}).ok());
+  const auto leaf = [&s] { return static_cast<const internal::Leaf*>(TidStoreTestPeer::Root(s)); };
+  ASSERT_EQ(leaf()->kind, kLeaf);
+  ASSERT_TRUE(s.SetBlockOffsets(0, {2, 4}).ok());
+  EXPECT_EQ(leaf()->pool.size(), kUnits);  // filled exactly, its old entry dead
+  EXPECT_EQ(leaf()->dead_units, 1u);
+  ASSERT_TRUE(s.SetBlockOffsets(1, {2, 4}).ok());
+  EXPECT_EQ(leaf()->pool.size(), kUnits - 1);  // compacted: two dead units dropped, one added
+  EXPECT_EQ(leaf()->dead_units, 0u);
+  EXPECT_EQ(s.BlockOffsets(0), (std::vector<uint16_t>{2, 4}));
+  EXPECT_EQ(s.BlockOffsets(1), (std::vector<uint16_t>{2, 4}));
+  EXPECT_TRUE(s.Validate().ok());
+}
+
 // Removing a block leaves the range check's bounds as they were, so a lookup between them can
 // differ from every stored block in the key bytes above the first branching node: those bytes are
 // checked (a fuzzing run found the lookup that skipped them answering yes for 0x01000005).
