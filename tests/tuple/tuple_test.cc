@@ -73,6 +73,7 @@ TEST(TupleDescTest, DroppedAndMissing) {
   EXPECT_EQ(*d.attr(3).missing_value, Text("hi"));
   EXPECT_EQ(*d.attr(4).missing_value, Int4(2));
   EXPECT_EQ(d.LastMissingAttribute(), 4);
+  EXPECT_EQ(Desc("int4,text").LastMissingAttribute(), -1);  // none
   EXPECT_FALSE(TupleDesc::FromSchema("int4=x").ok());
 }
 
@@ -186,6 +187,16 @@ TEST(TupleHeaderTest, CtidBlockIsItsHighHalfThenItsLowHalf) {
   const TupleHeader back = ReadRawTupleHeader(ByteView(bytes));
   EXPECT_EQ(back.ctid_block, 0x12345678u);
   EXPECT_EQ(back.ctid_offset, 0x9ABCu);
+}
+
+// A default TupleHeader is all zero: encoded, its 23 bytes are zero; read back, so is every field.
+TEST(TupleHeaderTest, DefaultIsAllZero) {
+  std::vector<uint8_t> bytes(kHeaderSize, 0xFF);
+  EncodeTupleHeader(TupleHeader{}, bytes.data());
+  EXPECT_EQ(bytes, std::vector<uint8_t>(kHeaderSize, 0));
+  const TupleHeader h{};
+  EXPECT_EQ(h.natts, 0);
+  EXPECT_EQ(h.bitmap.size, 0u);
 }
 
 // FormHeapTupleInto reuses the caller's buffer: what it held before must not leak into the tuple.
@@ -387,6 +398,10 @@ TEST(DeformTest, ToastPointerFieldsAtTheirOffsets) {
   EXPECT_EQ(t.method, 1u);
   EXPECT_EQ(t.valueid, 0x0A0B0C0Du);
   EXPECT_EQ(t.toastrelid, 0x11121314u);
+  const ToastPointer zero{};
+  EXPECT_EQ(std::vector<uint32_t>(
+                {zero.rawsize, zero.extsize, zero.method, zero.valueid, zero.toastrelid}),
+            std::vector<uint32_t>(5, 0));
 }
 
 // Each header form's length checks at their exact boundaries, on bytes that end where the value
