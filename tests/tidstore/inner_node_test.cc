@@ -1,5 +1,6 @@
 // Inner nodes (inner_node.h) on their own: the kind a burst leaf becomes and the kind a node grows
-// into are the smallest that hold its children, at each capacity's exact edge.
+// into are the smallest that hold its children, at each capacity's exact edge; the zero-byte scan
+// that finds a chunk.
 #include "storage/tidstore/inner_node.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,21 @@ namespace {
 // The kind that holds `children` children.
 Kind SmallestKind(size_t children) {
   return children <= 4 ? kNode4 : children <= 16 ? kNode16 : children <= 48 ? kNode48 : kNode256;
+}
+
+// FirstZeroByte is the index of the lowest zero byte, whatever the bytes around it (the borrow of
+// the subtraction reaches the bytes above a zero byte, which may be 0x01 or zero too), or 8.
+TEST(FirstZeroByteTest, TheLowestZeroByteOrEight) {
+  for (const uint8_t filler : {0x01, 0x7F, 0x80, 0xFF}) {
+    const uint64_t none = 0x0101010101010101ull * filler;
+    EXPECT_EQ(FirstZeroByte(none), 8u) << int{filler};
+    for (unsigned i = 0; i < 8; ++i) {
+      const uint64_t zero_at_i = none & ~(0xFFull << (8 * i));
+      EXPECT_EQ(FirstZeroByte(zero_at_i), i) << int{filler} << " " << i;
+      const uint64_t zero_from_i = i == 0 ? 0 : none & ((1ull << (8 * i)) - 1);
+      EXPECT_EQ(FirstZeroByte(zero_from_i), i) << int{filler} << " " << i;
+    }
+  }
 }
 
 TEST(BurstTest, ALeafBecomesTheSmallestNodeOverOneLeafPerChunk) {
