@@ -471,6 +471,24 @@ TEST(TidStoreTest, ALeafBurstsWhenItWouldHoldMoreThanBurstEntriesBlocks) {
   }
 }
 
+// A default store's leaf holds 8,192 blocks (the documented default, measured by
+// tools/bench:tidstore_bench); the 8,193rd bursts it.
+TEST(TidStoreTest, ADefaultStoresLeafBurstsPast8192Blocks) {
+  TidStore s;
+  for (uint32_t b = 0; b < 8192; ++b) ASSERT_TRUE(s.SetBlockOffsets(b, {1}).ok());
+  EXPECT_TRUE(IsOneLeaf(s));
+  ASSERT_TRUE(s.SetBlockOffsets(8192, {1}).ok());
+  EXPECT_FALSE(IsOneLeaf(s));
+  EXPECT_TRUE(s.Validate().ok());
+}
+
+// A default Tid is block 0, offset 0 (an invalid offset: stores take 1 to 2048).
+TEST(TidStoreTest, ADefaultTidIsAllZero) {
+  const Tid t{};
+  EXPECT_EQ(t.block, 0u);
+  EXPECT_EQ(t.offset, 0);
+}
+
 // With burst_entries 1, two blocks that differ only in the last key byte end in a depth-3 leaf
 // under three inner nodes (depths 0 to 2); removing both unlinks the leaf and every inner node.
 TEST(TidStoreTest, RemovingTheLastBlocksOfTheDeepestLeafEmptiesTheTree) {
