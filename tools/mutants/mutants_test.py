@@ -5,7 +5,7 @@ the list of equivalent mutants is read one reason per line, for one id or severa
 mutant's id survives edits to other lines, the test run first is the file's best killer,
 --file keeps one file's mutants, merging runs keeps each mutant's latest result, and the
 report scores without the equivalent ones and names
-the entries of equivalent.md whose mutants the code no longer has."""
+the entries of equivalent.md whose mutants the code no longer has or a test detects."""
 import importlib.machinery
 import importlib.util
 import os
@@ -109,7 +109,8 @@ class MutantsTest(unittest.TestCase):
     def test_report_scores_leaving_out_equivalents_and_names_stale_entries(self):
         path = os.path.join(self.dir, "equivalent.md")
         with open(path, "w") as f:
-            f.write("- `aaaaaaaaaa`: same.\n- `dddddddddd`: its line is gone.\n")
+            f.write("- `aaaaaaaaaa`: same.\n- `dddddddddd`: its line is gone.\n"
+                    "- `cccccccccc`: claimed, but a test kills it.\n")
 
         def row(mid, outcome):
             return {"id": mid, "file": "storage/pglz/x.cc", "line": 1, "col": 0, "kind": "rel",
@@ -126,6 +127,7 @@ class MutantsTest(unittest.TestCase):
         self.assertIn("| pglz | 4 of 5 | 1 | 1 | 1 | 1 | 0 | 66.7% |", text)
         self.assertEqual([r["id"] for r in survivors], ["bbbbbbbbbb"])
         self.assertIn("no longer in the code (remove them): `dddddddddd`", text)
+        self.assertIn("detected by a test, so not equivalent (remove them): `cccccccccc`", text)
 
     def test_file_option_keeps_that_files_mutants_and_names_a_file_without_any(self):
         found = [{"file": "storage/a/x.cc"}, {"file": "storage/a/y.h"}, {"file": "storage/a/x.cc"}]
