@@ -79,7 +79,8 @@ class TidStore {
   // Checks every structural invariant (as amcheck does for a heap): node kinds, depths and child
   // counts; chunk order; leaf keys strictly ascending; every slot a
   // valid offset or a well-formed pool entry; dead pool space exactly what no slot references;
-  // the block and TID counts. Corruption naming the first broken invariant. For tests.
+  // the block and TID counts; the lookup shortcut and its prefix. Corruption naming the first
+  // broken invariant. For tests.
   Status Validate() const;
 
   size_t num_blocks() const { return num_blocks_; }
@@ -96,10 +97,13 @@ class TidStore {
   struct Node;  // implementation types, in tid_store.cc
 
  private:
-  friend struct TidStoreTestPeer;  // tests break the counts to see Validate report them
+  friend struct TidStoreTestPeer;  // tests break the counts and the shortcut to see Validate report
+                                   // them
 
   // Recomputes shortcut_ (after every change to the tree).
   void UpdateShortcut();
+  // Validate's check of shortcut_ and shortcut_prefix_.
+  Status ValidateShortcut() const;
 
   Node* root_ = nullptr;
   // The first node on the root's path that is a leaf or has more than one child, and the key bytes

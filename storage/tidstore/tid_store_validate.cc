@@ -1,5 +1,5 @@
 // TidStore::Validate: every structural invariant of the tree (inner_node.h, leaf.h,
-// packed_leaf.h, bitmap_leaf.h) and the store's counts, for tests and fuzzers.
+// packed_leaf.h, bitmap_leaf.h), the store's counts and its lookup shortcut, for tests and fuzzers.
 #include "storage/tidstore/tid_store_validate.h"
 
 #include <memory>
@@ -116,6 +116,22 @@ Status TidStore::Validate() const {
     PGSTORE_RETURN_IF_ERROR(internal::ValidateSubtree(root_, 0, &blocks, &tids));
   if (blocks != num_blocks_) return Status::Corruption("block count");
   if (tids != num_tids_) return Status::Corruption("TID count");
+  return ValidateShortcut();
+}
+
+// The shortcut is null exactly when the tree is; else the prefix's key bytes lead from the root
+// through single-child inner nodes, one a level, to the shortcut, which is a leaf or branches.
+Status TidStore::ValidateShortcut() const {
+  if ((root_ == nullptr) != (shortcut_ == nullptr)) return Status::Corruption("lookup shortcut");
+  if (root_ == nullptr) return Status::Ok();
+  const Node* n = root_;
+  for (int depth = 0; depth < shortcut_->depth; ++depth) {
+    if (internal::IsLeafKind(n) || n->count != 1) return Status::Corruption("lookup shortcut");
+    n = internal::FindChild(n, internal::KeyByte(shortcut_prefix_, depth));
+    if (n == nullptr) return Status::Corruption("lookup shortcut prefix");
+  }
+  if (n != shortcut_) return Status::Corruption("lookup shortcut prefix");
+  if (!internal::IsLeafKind(n) && n->count == 1) return Status::Corruption("lookup shortcut");
   return Status::Ok();
 }
 

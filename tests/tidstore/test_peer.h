@@ -1,9 +1,10 @@
 // TidStoreTestPeer: what the TID store's tests read or break inside a store that its API does not
-// show (the tree's root, the block and TID counts).
+// show (the tree's root, the block and TID counts, the lookup shortcut).
 #ifndef PGSTORE_TESTS_TIDSTORE_TEST_PEER_H_
 #define PGSTORE_TESTS_TIDSTORE_TEST_PEER_H_
 
 #include <cstddef>
+#include <cstdint>
 
 #include "storage/tidstore/leaf.h"
 #include "storage/tidstore/tid_store.h"
@@ -14,6 +15,8 @@ struct TidStoreTestPeer {
   static size_t& Blocks(TidStore& s) { return s.num_blocks_; }
   static size_t& Tids(TidStore& s) { return s.num_tids_; }
   static const TidStore::Node* Root(const TidStore& s) { return s.root_; }
+  static const TidStore::Node*& Shortcut(TidStore& s) { return s.shortcut_; }
+  static uint32_t& ShortcutPrefix(TidStore& s) { return s.shortcut_prefix_; }
 };
 
 }  // namespace pgstore::tidstore

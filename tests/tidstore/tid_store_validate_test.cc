@@ -476,5 +476,51 @@ TEST(ValidateStoreTest, TheStoresBlockAndTidCountsMustMatchItsTree) {
   EXPECT_TRUE(s.Validate().ok());
 }
 
+// The lookup shortcut: the first node on the root's path that is a leaf or branches, reached by
+// its prefix's key bytes. Blocks 0x01020300 and 0x01020400 branch at the depth-2 node.
+TEST(ValidateStoreTest, TheShortcutIsTheFirstBranchingNodeOnThePrefixsPath) {
+  TidStore s(/*burst_entries=*/1);
+  ASSERT_TRUE(s.SetBlockOffsets(0x01020300, {1}).ok());
+  ASSERT_TRUE(s.SetBlockOffsets(0x01020400, {1}).ok());
+  ASSERT_TRUE(s.Validate().ok());
+  const TidStore::Node* shortcut = TidStoreTestPeer::Shortcut(s);
+  ASSERT_EQ(shortcut->depth, 2);
+  const TidStore::Node* root = TidStoreTestPeer::Root(s);
+  const TidStore::Node* depth1 = internal::FindChild(root, 0x01);
+  struct Case {
+    const TidStore::Node* shortcut;
+    uint32_t prefix;
+    const char* message;
+  };
+  TidStore other(/*burst_entries=*/1);  // the same shape under other key bytes
+  ASSERT_TRUE(other.SetBlockOffsets(0x05060300, {1}).ok());
+  ASSERT_TRUE(other.SetBlockOffsets(0x05060400, {1}).ok());
+  const Case cases[] = {
+      {TidStoreTestPeer::Shortcut(other), 0x01020000,  // a branching node, not this store's
+       "lookup shortcut prefix"},
+      {root, 0, "lookup shortcut"},                      // a single-child node above the branch
+      {depth1, 0x01000000, "lookup shortcut"},           // the same, one level down
+      {internal::FindChild(shortcut, 0x03), 0x01020300,  // past the branch
+       "lookup shortcut"},
+      {shortcut, 0x01030000, "lookup shortcut prefix"},  // a byte that leads nowhere
+      {shortcut, 0x02020000, "lookup shortcut prefix"},
+      {nullptr, 0, "lookup shortcut"},
+  };
+  const uint32_t prefix = TidStoreTestPeer::ShortcutPrefix(s);
+  EXPECT_EQ(prefix >> 16, 0x0102u);
+  for (const Case& c : cases) {
+    TidStoreTestPeer::Shortcut(s) = c.shortcut;
+    TidStoreTestPeer::ShortcutPrefix(s) = c.prefix;
+    EXPECT_EQ(s.Validate().message(), c.message) << std::hex << c.prefix;
+  }
+  TidStoreTestPeer::Shortcut(s) = shortcut;
+  TidStoreTestPeer::ShortcutPrefix(s) = prefix;
+  EXPECT_TRUE(s.Validate().ok());
+  TidStore empty;
+  TidStoreTestPeer::Shortcut(empty) = shortcut;
+  EXPECT_EQ(empty.Validate().message(), "lookup shortcut");
+  TidStoreTestPeer::Shortcut(empty) = nullptr;
+}
+
 }  // namespace
 }  // namespace pgstore::tidstore
