@@ -97,8 +97,7 @@ class TidStore {
   struct Node;  // implementation types, in tid_store.cc
 
  private:
-  friend struct TidStoreTestPeer;  // tests break the counts and the shortcut to see Validate report
-                                   // them
+  friend struct TidStoreTestPeer;  // tests break fields to see Validate report them
 
   // Recomputes shortcut_ (after every change to the tree).
   void UpdateShortcut();
