@@ -508,6 +508,7 @@ TEST(TidStoreTest, RemovingTheLastBlocksOfTheDeepestLeafEmptiesTheTree) {
   EXPECT_TRUE(s.Validate().ok());
   EXPECT_TRUE(s.RemoveBlock(0x01020301));
   EXPECT_EQ(TidStoreTestPeer::Root(s), nullptr);
+  EXPECT_TRUE(s.Validate().ok());  // the shortcut too is gone
   EXPECT_EQ(s.num_blocks(), 0u);
   EXPECT_EQ(s.MemoryUsage(), 0u);
   EXPECT_FALSE(s.IsMember({0x01020301, 2}));
