@@ -189,7 +189,8 @@ TEST(TupleHeaderTest, CtidBlockIsItsHighHalfThenItsLowHalf) {
   EXPECT_EQ(back.ctid_offset, 0x9ABCu);
 }
 
-// A default TupleHeader is all zero: encoded, its 23 bytes are zero; read back, so is every field.
+// A default TupleHeader is all zero: encoded, its 23 bytes are zero; natts, not encoded, is 0 and
+// the bitmap empty.
 TEST(TupleHeaderTest, DefaultIsAllZero) {
   std::vector<uint8_t> bytes(kHeaderSize, 0xFF);
   EncodeTupleHeader(TupleHeader{}, bytes.data());
