@@ -15,6 +15,10 @@ struct TidStoreTestPeer {
   static size_t& Blocks(TidStore& s) { return s.num_blocks_; }
   static size_t& Tids(TidStore& s) { return s.num_tids_; }
   static const TidStore::Node* Root(const TidStore& s) { return s.root_; }
+  // REQUIRES: the root is a (mutable) Leaf.
+  static const internal::Leaf* RootLeaf(const TidStore& s) {
+    return static_cast<const internal::Leaf*>(s.root_);
+  }
   static const TidStore::Node*& Shortcut(TidStore& s) { return s.shortcut_; }
   static uint32_t& ShortcutPrefix(TidStore& s) { return s.shortcut_prefix_; }
 };

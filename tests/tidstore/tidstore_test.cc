@@ -519,7 +519,7 @@ TEST(TidStoreTest, RemovingTheLastBlocksOfTheDeepestLeafEmptiesTheTree) {
 TEST(TidStoreTest, RemoveBlockCompactsThePoolOnceDeadSpaceExceedsLive) {
   TidStore s;
   for (uint32_t b = 0; b < 4; ++b) ASSERT_TRUE(s.SetBlockOffsets(b, {1, 3}).ok());  // a unit each
-  const auto leaf = [&s] { return static_cast<const internal::Leaf*>(TidStoreTestPeer::Root(s)); };
+  const auto leaf = [&s] { return TidStoreTestPeer::RootLeaf(s); };
   ASSERT_EQ(leaf()->kind, kLeaf);
   ASSERT_EQ(leaf()->pool.size(), 4u);
   ASSERT_TRUE(s.RemoveBlock(0));
@@ -557,7 +557,7 @@ TEST(TidStoreTest, ReplacingCompactsThePoolOnlyWhenTheNewEntryWouldNotFit) {
   constexpr uint32_t kUnits = 1u << 15;
   TidStore s(/*burst_entries=*/1u << 20);
   for (uint32_t b = 0; b < kUnits - 1; ++b) ASSERT_TRUE(s.SetBlockOffsets(b, {1, 3}).ok());
-  const auto leaf = [&s] { return static_cast<const internal::Leaf*>(TidStoreTestPeer::Root(s)); };
+  const auto leaf = [&s] { return TidStoreTestPeer::RootLeaf(s); };
   ASSERT_EQ(leaf()->kind, kLeaf);
   ASSERT_TRUE(s.SetBlockOffsets(0, {2, 4}).ok());
   EXPECT_EQ(leaf()->pool.size(), kUnits);  // filled exactly, its old entry dead
