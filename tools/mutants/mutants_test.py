@@ -3,9 +3,10 @@
 #include lines or static_assert), applying then reverting one leaves the file as it was, and
 the list of equivalent mutants is read one reason per line, for one id or several, a
 mutant's id survives edits to other lines, the test run first is the file's best killer,
---file keeps one file's mutants, merging runs keeps each mutant's latest result, and the
-report scores without the equivalent ones and names
-the entries of equivalent.md whose mutants the code no longer has or a test detects."""
+--file keeps one file's mutants, merging runs keeps each mutant's latest result, a run tests
+survivors, then untested mutants, then those tested on uncommitted trees, and the report scores
+without the equivalent ones and names the entries of equivalent.md whose mutants the code no longer
+has or a test detects, and how many results are provisional."""
 import importlib.machinery
 import importlib.util
 import os
@@ -114,7 +115,8 @@ class MutantsTest(unittest.TestCase):
 
         def row(mid, outcome):
             return {"id": mid, "file": "storage/pglz/x.cc", "line": 1, "col": 0, "kind": "rel",
-                    "old": " < ", "new": " <= ", "text": "a < b", "outcome": outcome}
+                    "old": " < ", "new": " <= ", "text": "a < b", "outcome": outcome,
+                    "commit": "0123456789"}
         results = [row("aaaaaaaaaa", "survived"), row("bbbbbbbbbb", "survived"),
                    row("cccccccccc", "killed"), row("eeeeeeeeee", "timeout")]
         everything = [{"id": r["id"], "file": r["file"]} for r in results]
@@ -128,6 +130,33 @@ class MutantsTest(unittest.TestCase):
         self.assertEqual([r["id"] for r in survivors], ["bbbbbbbbbb"])
         self.assertIn("no longer in the code (remove them): `dddddddddd`", text)
         self.assertIn("detected by a test, so not equivalent (remove them): `cccccccccc`", text)
+        self.assertNotIn("Provisional", text)
+        results[3]["commit"] = "0123456789+dirty"
+        saved, mutants.EQUIVALENT = mutants.EQUIVALENT, path
+        try:
+            text, _ = mutants.report(results, self.dir, everything)
+        finally:
+            mutants.EQUIVALENT = saved
+        self.assertIn("Provisional: 1 results were tested on a tree with uncommitted changes", text)
+        self.assertIn("them again: pglz 1.", text)
+
+    def test_plan_tests_survivors_then_the_untested_then_provisional_results_cc_before_headers(self):
+        def mutant(mid, file):
+            return {"id": mid, "file": file}
+
+        def result(mid, outcome, commit="0123456789"):
+            return {"id": mid, "outcome": outcome, "commit": commit}
+        found = [mutant("h-new", "storage/a/x.h"), mutant("cc-new", "storage/a/x.cc"),
+                 mutant("h-dirty", "storage/a/x.h"), mutant("cc-dirty", "storage/a/x.cc"),
+                 mutant("h-surv", "storage/a/x.h"), mutant("cc-killed", "storage/a/x.cc"),
+                 mutant("cc-equiv", "storage/a/x.cc"), mutant("cc-surv-dirty", "storage/a/x.cc")]
+        results = [result("h-dirty", "killed", "0123456789+dirty"),
+                   result("cc-dirty", "stillborn", "0123456789+dirty"),
+                   result("h-surv", "survived"), result("cc-killed", "killed"),
+                   result("cc-equiv", "survived"), result("cc-surv-dirty", "survived", "1+dirty")]
+        order = [m["id"] for m in mutants.plan(found, results, {"cc-equiv": "why"})]
+        self.assertEqual(order, ["cc-surv-dirty", "h-surv", "cc-new", "h-new", "cc-dirty",
+                                 "h-dirty"])
 
     def test_file_option_keeps_that_files_mutants_and_names_a_file_without_any(self):
         found = [{"file": "storage/a/x.cc"}, {"file": "storage/a/y.h"}, {"file": "storage/a/x.cc"}]
