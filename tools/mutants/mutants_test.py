@@ -149,14 +149,17 @@ class MutantsTest(unittest.TestCase):
         found = [mutant("h-new", "storage/a/x.h"), mutant("cc-new", "storage/a/x.cc"),
                  mutant("h-dirty", "storage/a/x.h"), mutant("cc-dirty", "storage/a/x.cc"),
                  mutant("h-surv", "storage/a/x.h"), mutant("cc-killed", "storage/a/x.cc"),
-                 mutant("cc-equiv", "storage/a/x.cc"), mutant("cc-surv-dirty", "storage/a/x.cc")]
+                 mutant("cc-equiv", "storage/a/x.cc"), mutant("cc-surv-dirty", "storage/a/x.cc"),
+                 mutant("cc-equiv-dirty", "storage/a/x.cc")]
         results = [result("h-dirty", "killed", "0123456789+dirty"),
                    result("cc-dirty", "stillborn", "0123456789+dirty"),
                    result("h-surv", "survived"), result("cc-killed", "killed"),
-                   result("cc-equiv", "survived"), result("cc-surv-dirty", "survived", "1+dirty")]
-        order = [m["id"] for m in mutants.plan(found, results, {"cc-equiv": "why"})]
+                   result("cc-equiv", "survived"), result("cc-surv-dirty", "survived", "1+dirty"),
+                   result("cc-equiv-dirty", "survived", "1+dirty")]
+        equivalent = {"cc-equiv": "why", "cc-equiv-dirty": "why"}
+        order = [m["id"] for m in mutants.plan(found[::-1], results, equivalent)]
         self.assertEqual(order, ["cc-surv-dirty", "h-surv", "cc-new", "h-new", "cc-dirty",
-                                 "h-dirty"])
+                                 "h-dirty", "cc-equiv-dirty"])
 
     def test_file_option_keeps_that_files_mutants_and_names_a_file_without_any(self):
         found = [{"file": "storage/a/x.cc"}, {"file": "storage/a/y.h"}, {"file": "storage/a/x.cc"}]
