@@ -29,6 +29,12 @@ def copy_worktree(dest):
     return commit
 
 
+def provisional(commit):
+    """Whether a result measured at `commit` (copy_worktree's answer) is provisional: measured on a
+    tree with uncommitted changes ("+dirty"), which no commit reproduces, so measured again."""
+    return commit.endswith("+dirty")
+
+
 def bazel_test(tree, targets, flags=(), details=None):
     """`bazel test --keep_going` of targets in tree. Returns (failing, unbuilt, first_error): the
     test targets that ran and failed (FAILED, TIMEOUT or FLAKY), whether anything did not build
