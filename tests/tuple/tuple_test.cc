@@ -424,7 +424,16 @@ TEST(DeformTest, VarlenaHeadersAtTheirExactLengths) {
   // 4-byte header: an empty value is the header alone.
   EXPECT_EQ(message({4 << 2, 0, 0}), "truncated varlena header");
   EXPECT_EQ(message({4 << 2, 0, 0, 0}), "size 4");
-  // Compressed inline: va_tcinfo's top two bits are the method, pglz (0) or lz4 (1).
+  // Compressed inline: the 4-byte header and va_tcinfo (8 bytes, VARHDRSZ_COMPRESSED) at least;
+  // a size of 7 would put va_tcinfo's last byte past the value.
+  for (const uint32_t size : {7u, 8u}) {
+    std::vector<uint8_t> compressed;
+    PutLE32(&compressed, size << 2 | 2);
+    PutLE32(&compressed, 0);
+    compressed.resize(size);
+    EXPECT_EQ(message(compressed), size == 8 ? "size 8" : "bad varlena size") << size;
+  }
+  // va_tcinfo's top two bits are the method, pglz (0) or lz4 (1).
   for (const uint32_t method : {0u, 1u, 2u, 3u}) {
     std::vector<uint8_t> compressed;
     PutLE32(&compressed, 12 << 2 | 2);
