@@ -674,6 +674,24 @@ TEST(SortedArrayTest, BuiltArrayTakesSixBytesATid) {
   EXPECT_EQ(a->MemoryUsage(), 6 * tids.size());
 }
 
+// IsMember takes any offset: one past MaxOffsetNumber, even with its high bits set (where a key
+// built carelessly would meet the next block's), is never a member.
+TEST(SortedArrayTest, OffsetsPastMaxOffsetNumberAreNeverMembers) {
+  TidStore r;
+  SortedArrayTidStore a;
+  for (uint32_t b = 0; b < 8; ++b) {
+    ASSERT_TRUE(r.SetBlockOffsets(b, {1, 5, kMaxOffsetNumber}).ok());
+    ASSERT_TRUE(a.SetBlockOffsets(b, {1, 5, kMaxOffsetNumber}).ok());
+  }
+  for (uint32_t b = 0; b < 9; ++b) {
+    for (const uint32_t o : {2049u, 4096u, 32768u + 1, 32768u + 5, 32768u + 2048, 65535u}) {
+      const Tid tid{b, static_cast<uint16_t>(o)};
+      EXPECT_FALSE(r.IsMember(tid)) << b << "," << o;
+      EXPECT_FALSE(a.IsMember(tid)) << b << "," << o;
+    }
+  }
+}
+
 TEST(SortedArrayTest, SameAnswersAsTheRadixStore) {
   TidStore r;
   SortedArrayTidStore a;
