@@ -424,22 +424,21 @@ TEST(DeformTest, VarlenaHeadersAtTheirExactLengths) {
   // 4-byte header: an empty value is the header alone.
   EXPECT_EQ(message({4 << 2, 0, 0}), "truncated varlena header");
   EXPECT_EQ(message({4 << 2, 0, 0, 0}), "size 4");
-  // Compressed inline: the 4-byte header and va_tcinfo (8 bytes, VARHDRSZ_COMPRESSED) at least;
-  // a size of 7 would put va_tcinfo's last byte past the value.
-  for (const uint32_t size : {7u, 8u}) {
-    std::vector<uint8_t> compressed;
-    PutLE32(&compressed, size << 2 | 2);
-    PutLE32(&compressed, 0);
-    compressed.resize(size);
-    EXPECT_EQ(message(compressed), size == 8 ? "size 8" : "bad varlena size") << size;
-  }
+  // Compressed inline: the 4-byte header, then va_tcinfo; `size` bytes in all (zeros after them).
+  const auto compressed = [](uint32_t size, uint32_t tcinfo) {
+    std::vector<uint8_t> bytes;
+    PutLE32(&bytes, size << 2 | 2);
+    PutLE32(&bytes, tcinfo);
+    bytes.resize(size);
+    return bytes;
+  };
+  // Both at least (8 bytes, VARHDRSZ_COMPRESSED): 7 would put va_tcinfo's last byte past the value.
+  EXPECT_EQ(message(compressed(7, 0)), "bad varlena size");
+  EXPECT_EQ(message(compressed(8, 0)), "size 8");
   // va_tcinfo's top two bits are the method, pglz (0) or lz4 (1).
   for (const uint32_t method : {0u, 1u, 2u, 3u}) {
-    std::vector<uint8_t> compressed;
-    PutLE32(&compressed, 12 << 2 | 2);
-    PutLE32(&compressed, 100 | method << 30);
-    PutLE32(&compressed, 0);
-    EXPECT_EQ(message(compressed), method <= 1 ? "size 12" : "invalid compression method")
+    EXPECT_EQ(message(compressed(12, 100 | method << 30)),
+              method <= 1 ? "size 12" : "invalid compression method")
         << method;
   }
 }
