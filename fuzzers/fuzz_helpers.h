@@ -103,6 +103,21 @@ inline std::unique_ptr<uint8_t[]> ExactCopy(ByteView view) {
   return copy;
 }
 
+// A heap copy one byte past an aligned address, ending exactly where its allocation does: a
+// decoder that reads a multi-byte field through a typed pointer reads it misaligned (UBSan
+// reports it), and ASan still flags any read past the end.
+class OddCopy {
+ public:
+  explicit OddCopy(ByteView view) : buffer_(new uint8_t[view.size + 1]), size_(view.size) {
+    if (view.size > 0) std::memcpy(buffer_.get() + 1, view.data, view.size);
+  }
+  ByteView View() const { return ByteView(buffer_.get() + 1, size_); }
+
+ private:
+  std::unique_ptr<uint8_t[]> buffer_;
+  size_t size_;
+};
+
 }  // namespace pgstore::fuzz
 
 #endif  // PGSTORE_FUZZERS_FUZZ_HELPERS_H_

@@ -1,7 +1,8 @@
 // Property: arbitrary bytes as an old tuple and an UPDATE record's block data (any flags), or as a
 // pglz-history or chunk delta body, never crash a waldelta decoder, never make it read outside its
 // inputs (the inputs are exact-size heap copies), and get the same answer as the model: the same
-// accept/reject decision and, when accepted, the same new tuple (at most MaxHeapTupleSize).
+// accept/reject decision and, when accepted, the same new tuple (at most MaxHeapTupleSize). Redo
+// runs twice, the block data at an aligned and at an odd address, with the same answer.
 //
 // Mode 3: the payload as an UPDATE record's main data (xl_heap_update: accepted exactly when it
 // is 14 bytes, and serializes back to them), as a tuple whose user data redo reads (accepted
@@ -106,6 +107,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_ASSERT(*ours == *model);
       FUZZ_ASSERT(ours->size() <= waldelta::kMaxHeapTupleSize);
     }
+    // WAL hands redo block data at any address: at an odd one, the same answer.
+    const fuzz::OddCopy odd(p.Second());
+    StatusOr<std::vector<uint8_t>> at_odd =
+        waldelta::ReconstructNewTuple(p.First(), flags, odd.View(), {1, 2, 3, 4});
+    FUZZ_ASSERT(at_odd.ok() == ours.ok());
+    if (ours.ok()) FUZZ_ASSERT(*at_odd == *ours);
     return 0;
   }
   const size_t target_len = in.TakeU16() % 8192;
