@@ -1,7 +1,7 @@
 // Property: arbitrary bytes as one undo record never crash UnpackUndoRecord nor make it read
-// outside them (an exact-size copy); a record it accepts packs back to the same bytes but for the
-// ones zheap leaves undefined (header padding, prevlen, the transaction part's padding), with
-// PackedSize equal to its length.
+// outside them (an exact-size copy), and unpack the same at an odd address; a record it accepts
+// packs back to the same bytes but for the ones zheap leaves undefined (header padding, prevlen,
+// the transaction part's padding), with PackedSize equal to its length.
 #include <cstdint>
 #include <vector>
 
@@ -14,7 +14,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 70000) return 0;
   auto copy = fuzz::ExactCopy(ByteView(data, size));
   StatusOr<undo::UndoRecord> r = undo::UnpackUndoRecord(ByteView(copy.get(), size));
+  // Records lie unaligned in an undo log: at an odd address, the same answer.
+  const fuzz::OddCopy odd(ByteView(data, size));
+  StatusOr<undo::UndoRecord> at_odd = undo::UnpackUndoRecord(odd.View());
+  FUZZ_ASSERT(at_odd.ok() == r.ok());
   if (!r.ok()) return 0;
+  FUZZ_ASSERT(*at_odd == *r);
   FUZZ_ASSERT(undo::PackedSize(*r) == size);
   std::vector<uint8_t> again;
   FUZZ_ASSERT(undo::PackUndoRecord(*r, &again).ok());
