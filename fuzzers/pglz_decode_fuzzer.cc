@@ -4,7 +4,7 @@
 // as slices (of 0, 1, a third, all but one, all and one more than its raw size bytes: the model's
 // partial decode of that many bytes, exact for the whole), and its header never accepts a raw size
 // beyond the payload's maximum expansion (the decoder's documented allocation bound): it accepts
-// exactly the headers the model accepts, with the same raw size and method.
+// exactly the headers the model accepts, with the same raw size and method, at any address.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -43,6 +43,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (h.ok()) {
       FUZZ_ASSERT(h->raw_size == model_header->raw_size && h->method_id == model_header->method);
     }
+    // A datum may lie at any address (a short-header varlena is unaligned): the same header.
+    const fuzz::OddCopy odd(ByteView(data, size));
+    StatusOr<pglz::CompressedDatumHeader> at_odd = pglz::GetCompressedDatumHeader(odd.View());
+    FUZZ_ASSERT(at_odd.ok() == h.ok());
+    if (h.ok()) FUZZ_ASSERT(at_odd->raw_size == h->raw_size && at_odd->method_id == h->method_id);
     StatusOr<std::vector<uint8_t>> full = pglz::DecompressDatum(ByteView(datum.get(), size));
     if (h.ok() && h->method_id == pglz::kPglzMethodId) {
       std::vector<uint8_t> payload(data + pglz::kCompressedHeaderSize, data + size);

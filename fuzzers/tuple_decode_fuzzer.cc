@@ -1,6 +1,7 @@
 // Property: deforming arbitrary bytes as a heap tuple of an arbitrary descriptor never crashes and
 // never reads out of bounds; it accepts exactly what the reference model accepts, with the same
-// values, and single-attribute access agrees with the full deform (and, on a rejected tuple,
+// values (at an odd address too), and single-attribute access agrees with the full deform (and, on
+// a rejected tuple,
 // returns only bytes inside it); likewise with each data flag of t_infomask (HASNULL, HASVARWIDTH,
 // HASEXTERNAL) flipped.
 #include <cstdint>
@@ -27,6 +28,11 @@ void CheckDeform(const pgstore::tuple::TupleDesc& desc, pgstore::ByteView payloa
   StatusOr<std::vector<tuple::Datum>> ours = tuple::DeformHeapTuple(tup, desc);
   const auto model = models::ModelDeformTuple(generators::ModelAttrsOf(desc), payload.ToVector());
   FUZZ_ASSERT(ours.ok() == model.has_value());
+  // Alignment is reckoned from the tuple's start, not its address: at an odd address, the same
+  // values (and no field read through a misaligned typed pointer).
+  const fuzz::OddCopy odd(payload);
+  StatusOr<std::vector<tuple::Datum>> at_odd = tuple::DeformHeapTuple(odd.View(), desc);
+  FUZZ_ASSERT(at_odd.ok() == ours.ok());
   if (!ours.ok()) {
     FUZZ_ASSERT(ours.status().IsCorruption());
     // Single-attribute access of a rejected tuple may accept an attribute before the damage,
@@ -47,6 +53,8 @@ void CheckDeform(const pgstore::tuple::TupleDesc& desc, pgstore::ByteView payloa
     const tuple::Datum& v = (*ours)[i];
     FUZZ_ASSERT(v.has_value() == (*model)[i].has_value());
     if (v) FUZZ_ASSERT(v->ToVector() == *(*model)[i]);
+    FUZZ_ASSERT((*at_odd)[i].has_value() == v.has_value());
+    if (v) FUZZ_ASSERT((*at_odd)[i]->ToVector() == v->ToVector());
     StatusOr<tuple::Datum> one = tuple::GetAttribute(tup, desc, i);
     FUZZ_ASSERT(one.ok());
     FUZZ_ASSERT(one->has_value() == v.has_value());
