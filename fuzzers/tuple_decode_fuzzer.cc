@@ -1,9 +1,8 @@
 // Property: deforming arbitrary bytes as a heap tuple of an arbitrary descriptor never crashes and
 // never reads out of bounds; it accepts exactly what the reference model accepts, with the same
 // values (at an odd address too), and single-attribute access agrees with the full deform (and, on
-// a rejected tuple,
-// returns only bytes inside it); likewise with each data flag of t_infomask (HASNULL, HASVARWIDTH,
-// HASEXTERNAL) flipped.
+// a rejected tuple, returns only bytes inside it); likewise with each data flag of t_infomask
+// (HASNULL, HASVARWIDTH, HASEXTERNAL) flipped.
 #include <cstdint>
 #include <vector>
 
