@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (h.ok()) {
       FUZZ_ASSERT(h->raw_size == model_header->raw_size && h->method_id == model_header->method);
     }
-    // A datum may lie at any address (a short-header varlena is unaligned): the same header.
+    // The API takes a datum at any address, aligned or not: at an odd one, the same header.
     const fuzz::OddCopy odd(ByteView(data, size));
     StatusOr<pglz::CompressedDatumHeader> at_odd = pglz::GetCompressedDatumHeader(odd.View());
     FUZZ_ASSERT(at_odd.ok() == h.ok());
